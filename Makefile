@@ -1,0 +1,51 @@
+# The README's commands. Each target installs what is missing first, so that on
+# a fresh Debian machine with Python 3.11 `make run` and `make test` need nothing else.
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+SYSTEM_STAMP := $(VENV)/.system
+# Debian packages: the browser, and fonts so that rendering is the same everywhere.
+APT_PACKAGES := chromium fonts-dejavu-core
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+EPISODES ?= 100
+
+.PHONY: run test bench lint install system clean
+
+run: install
+	$(VENV)/bin/finestate run --agent oracle --episodes $(EPISODES) --seed 0
+	$(VENV)/bin/finestate run --agent random --episodes $(EPISODES) --seed 0
+
+test: install
+	$(PY) -m pytest -q
+
+bench: install
+	$(PY) -m finestate_env.bench --out bench.json
+
+lint: install
+	$(VENV)/bin/ruff check finestate_env widgets replay tests
+
+install: system $(STAMP)
+
+# apt-get only runs when something is missing; the check itself costs ~50 ms.
+system:
+	@missing=""; \
+	for pkg in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$pkg 2>/dev/null | grep -q "ok installed" || missing="$$missing $$pkg"; \
+	done; \
+	if ! $(PYTHON) -c "import ensurepip, venv" >/dev/null 2>&1; then missing="$$missing python3-venv"; fi; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache build dist *.egg-info

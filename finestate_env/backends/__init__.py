@@ -1,0 +1,22 @@
+"""Backends: where a control is rendered, operated and read back (DESIGN.md §7).
+
+The env, the scoring and the replay code see only `Backend`; `make_backend`
+picks the implementation by name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from finestate_env.backends.base import Backend, BackendCrashed, Rendered
+
+
+def make_backend(name: str, viewport: tuple[int, int], **options: Any) -> Backend:
+    if name == "web":
+        from finestate_env.backends.web import WebBackend
+
+        return WebBackend(viewport=viewport, **options)
+    raise ValueError(f"unknown backend {name!r}; available: 'web'")
+
+
+__all__ = ["Backend", "BackendCrashed", "Rendered", "make_backend"]

@@ -1,0 +1,64 @@
+"""The one small interface every backend implements (DESIGN.md §6)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import BoxSet, Gesture, LiveSpec
+
+
+class BackendCrashed(RuntimeError):
+    """The renderer (browser, app, device) died; the backend restarts it on the next render."""
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """What rendering an instance gives back: its boxes and the state it shows."""
+
+    boxes: BoxSet  # screenshot pixels, inclusive edges
+    state: Any  # read back from the control right after rendering
+
+
+class Backend(ABC):
+    """Start, render an instance, screenshot, perform a gesture, read state, close.
+
+    All coordinates are screenshot pixels: a backend whose input frame differs
+    (a device scale factor above 1) maps them itself.
+    """
+
+    viewport: tuple[int, int]  # (width, height) of the screenshot in pixels
+
+    @abstractmethod
+    def start(self) -> None:
+        """Launch whatever renders the controls; called once, before the first render."""
+
+    @abstractmethod
+    def render(self, spec: LiveSpec) -> Rendered:
+        """Show the control of `spec` in its current state, settled, and measure its boxes."""
+
+    @abstractmethod
+    def screenshot(self) -> np.ndarray:
+        """The screen as uint8 RGB, shape (height, width, 3)."""
+
+    @abstractmethod
+    def perform(self, gesture: Gesture, p0: tuple[float, float], p1: tuple[float, float]) -> None:
+        """Real input: `tap` hovers p0 then clicks p1; `drag` presses p0, moves, releases at p1."""
+
+    @abstractmethod
+    def read_state(self) -> Any:
+        """The control's actual state, read back from the control itself."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Stop everything started; safe to call twice and after a crash."""
+
+    def __enter__(self) -> Backend:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,189 @@
+"""The web backend: real HTML controls in headless Chromium, driven by Playwright.
+
+The browser is launched once per backend; every render happens inside the same
+page (`FineState.render`), which resolves once the control is laid out and its
+fonts are loaded: no fixed sleeps. The page is served from the project's own
+files under a host that cannot resolve, and every other request is aborted
+(and recorded in `blocked_requests`).
+"""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyspng
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import sync_playwright
+
+import widgets
+from finestate_env.backends.base import Backend, BackendCrashed, Rendered
+from finestate_env.backends.chromium import LAUNCH_ARGS, find_chromium
+from finestate_env.schema import Boxes, BoxSet, Gesture, LiveSpec
+
+WEB_ROOT = Path(widgets.__file__).parent / "web"
+ORIGIN = "http://finestate.invalid"  # .invalid never resolves: nothing can leak to a real host
+_CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css",
+                  ".woff2": "font/woff2", ".ttf": "font/ttf", ".png": "image/png"}
+# Intermediate pointer moves of a drag: each costs a round trip (~15 ms), and
+# the controls only need to see motion, so a few suffice.
+DRAG_STEPS = 4
+
+
+def stage_html() -> str:
+    """The stage page plus each component's own stylesheet and script found in WEB_ROOT."""
+    page = (WEB_ROOT / "stage.html").read_text()
+    styles = "".join(f'<link rel="stylesheet" href="{p.name}">\n'
+                     for p in sorted(WEB_ROOT.glob("*.css")) if p.name != "stage.css")
+    scripts = "".join(f'<script src="{p.name}"></script>\n'
+                      for p in sorted(WEB_ROOT.glob("*.js")) if p.name != "stage.js")
+    return page.replace("</head>", styles + "</head>").replace("</body>", scripts + "</body>")
+
+
+class WebBackend(Backend):
+    platform = "web"
+
+    def __init__(self, viewport: tuple[int, int] = (1280, 720), headless: bool = True,
+                 timeout_ms: float = 10_000, chromium: str | None = None) -> None:
+        self.viewport = (int(viewport[0]), int(viewport[1]))
+        self.headless = headless
+        self.timeout_ms = timeout_ms
+        self.chromium = chromium
+        self.blocked_requests: list[str] = []
+        self._playwright = None
+        self._browser = None
+        self._page = None
+        self._cdp = None
+        self._crashed: str | None = None
+        self._pointer_moved = False
+
+    # -- lifecycle ---------------------------------------------------------
+    def start(self) -> None:
+        if self._page is not None:
+            return
+        self._crashed = None
+        self._playwright = sync_playwright().start()
+        try:
+            self._browser = self._playwright.chromium.launch(
+                executable_path=self.chromium or find_chromium(),
+                headless=self.headless, args=list(LAUNCH_ARGS))
+            self._browser.on("disconnected", lambda _: self._mark_crashed("browser disconnected"))
+            context = self._browser.new_context(
+                viewport={"width": self.viewport[0], "height": self.viewport[1]},
+                device_scale_factor=1, service_workers="block")
+            context.route("**/*", self._serve)
+            self._page = context.new_page()
+            self._page.set_default_timeout(self.timeout_ms)
+            self._page.on("crash", lambda _: self._mark_crashed("page crashed"))
+            self._page.goto(f"{ORIGIN}/stage.html", wait_until="load")
+            self._cdp = context.new_cdp_session(self._page)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        for closer in (lambda: self._browser and self._browser.close(),
+                       lambda: self._playwright and self._playwright.stop()):
+            try:
+                closer()
+            except Exception:  # already dead: closing must still finish
+                pass
+        self._playwright = self._browser = self._page = self._cdp = None
+
+    def _mark_crashed(self, why: str) -> None:
+        self._crashed = why
+
+    def _serve(self, route) -> None:
+        url = route.request.url
+        if url.startswith(ORIGIN + "/"):
+            name = url[len(ORIGIN) + 1:].split("?")[0]
+            path = (WEB_ROOT / name).resolve()
+            if path.parent == WEB_ROOT.resolve() and path.is_file():
+                body = stage_html().encode() if name == "stage.html" else path.read_bytes()
+                route.fulfill(status=200, body=body,
+                              content_type=_CONTENT_TYPES.get(path.suffix, "application/octet-stream"))
+                return
+        self.blocked_requests.append(url)
+        route.abort("blockedbyclient")
+
+    def _call(self, what: str, fn):
+        """Run a Playwright call, turning a dead browser into BackendCrashed."""
+        if self._page is None:
+            self.start()
+        try:
+            return fn()
+        except PlaywrightError as exc:
+            if self._crashed or self._browser is None or not self._browser.is_connected():
+                why = self._crashed or "browser is gone"
+                self.close()
+                raise BackendCrashed(f"Chromium died during {what}: {why}") from exc
+            raise
+
+    def ensure_alive(self) -> None:
+        """Restart the browser if it died since the last call."""
+        if self._page is not None and (self._crashed or not self._browser.is_connected()):
+            self.close()
+        self.start()
+
+    # -- the interface -----------------------------------------------------
+    def render(self, spec: LiveSpec) -> Rendered:
+        self.ensure_alive()
+        self._park_pointer()
+        payload = {"component": spec.component, "params": spec.params,
+                   "state": spec.current_state, "goal": spec.goal_state, "theme": spec.theme}
+        result = self._call("render", lambda: self._page.evaluate(
+            "spec => FineState.prepare(spec)", payload))
+        boxes = BoxSet(current=Boxes(**result["current"]), target=Boxes(**result["target"]))
+        return Rendered(boxes=boxes, state=result["state"])
+
+    def restore(self, spec: LiveSpec) -> Any:
+        """Re-show the current state without measuring (fast, for probing)."""
+        self._park_pointer()
+        payload = {"component": spec.component, "params": spec.params,
+                   "state": spec.current_state, "theme": spec.theme}
+        return self._call("restore", lambda: self._page.evaluate(
+            "spec => FineState.render(spec)", payload))
+
+    def screenshot(self) -> np.ndarray:
+        # CDP's captureScreenshot with optimizeForSpeed is ~2x faster than
+        # page.screenshot(); pyspng decodes ~10x faster than Pillow, same pixels.
+        shot = self._call("screenshot", lambda: self._cdp.send(
+            "Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True}))
+        image = pyspng.load(base64.b64decode(shot["data"]))
+        return np.ascontiguousarray(image[:, :, :3])
+
+    def perform(self, gesture: Gesture, p0: tuple[float, float], p1: tuple[float, float]) -> None:
+        mouse = self._page.mouse
+
+        def act() -> None:
+            mouse.move(*p0)
+            if gesture == "tap":
+                mouse.click(*p1)  # moves to p1, presses, releases
+            elif gesture == "drag":
+                mouse.down()
+                mouse.move(*p1, steps=DRAG_STEPS)
+                mouse.up()
+            else:
+                raise ValueError(f"unknown gesture {gesture!r}; expected 'tap' or 'drag'")
+
+        self._pointer_moved = True
+        self._call(f"a {gesture}", act)
+
+    def _park_pointer(self) -> None:
+        # The pointer left over from the last action would hover over the next
+        # control; park it in the page corner so the same seed gives the same pixels.
+        if self._pointer_moved:
+            self._call("pointer reset", lambda: self._page.mouse.move(0, 0))
+            self._pointer_moved = False
+
+    def read_state(self) -> Any:
+        return self._call("state read-back", lambda: self._page.evaluate("FineState.state()"))
+
+    def evaluate(self, script: str, arg: Any = None) -> Any:
+        """Run page script (for tests and tools; the env never uses it to set state)."""
+        return self._call("evaluate", lambda: self._page.evaluate(script, arg))
+
+    def __repr__(self) -> str:
+        return f"WebBackend(viewport={self.viewport!r}, running={self._page is not None})"

@@ -1,0 +1,28 @@
+"""Shared fixtures: real Chromium envs, one per component type, reused across tests."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import pytest
+
+import widgets
+
+
+@pytest.fixture(scope="session")
+def env_for():
+    """`env_for(component)` -> an unwrapped FineState-Web-v0 env showing only that type."""
+    envs: dict[str, object] = {}
+
+    def get(component: str):
+        if component not in envs:
+            envs[component] = gym.make("FineState-Web-v0", component=component).unwrapped
+        return envs[component]
+
+    yield get
+    for env in envs.values():
+        env.close()
+
+
+def pytest_generate_tests(metafunc):
+    if "component" in metafunc.fixturenames:
+        metafunc.parametrize("component", list(widgets.COMPONENTS))

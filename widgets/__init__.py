@@ -1,0 +1,58 @@
+"""The FineState component types (DESIGN.md §2): one definition each.
+
+`COMPONENTS` maps a type name to its definition; `resolve` turns the env's
+`component=` / `family=` options into a list of type names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import importlib
+
+from finestate_env.schema import FAMILIES
+from widgets.base import ComponentType, Sample
+
+# Module name == type name; each module defines exactly one ComponentType subclass.
+TYPE_MODULES = ("slider", "knob", "switch", "date_picker", "color_picker", "drag_reorder")
+
+
+def _load() -> dict[str, ComponentType]:
+    loaded: dict[str, ComponentType] = {}
+    for module_name in TYPE_MODULES:
+        try:
+            module = importlib.import_module(f"widgets.{module_name}")
+        except ModuleNotFoundError as exc:  # TEMPORARY while types are being written
+            if exc.name != f"widgets.{module_name}":
+                raise
+            continue
+        (cls,) = [v for v in vars(module).values() if isinstance(v, type)
+                  and issubclass(v, ComponentType) and v is not ComponentType]
+        loaded[cls.name] = cls()
+    return loaded
+
+
+COMPONENTS: dict[str, ComponentType] = _load()
+
+__all__ = ["COMPONENTS", "ComponentType", "Sample", "resolve"]
+
+
+def resolve(component: str | Iterable[str] | None = None,
+            family: str | Iterable[str] | None = None) -> list[str]:
+    """Type names selected by `component` and/or `family` (None means all), in a fixed order."""
+    names = list(COMPONENTS)
+    if family is not None:
+        families = [family] if isinstance(family, str) else list(family)
+        unknown = [f for f in families if f not in FAMILIES]
+        if unknown:
+            raise ValueError(f"unknown family {unknown}; expected one of {list(FAMILIES)}")
+        names = [n for n in names if COMPONENTS[n].family in families]
+    if component is not None:
+        wanted = [component] if isinstance(component, str) else list(component)
+        unknown = [c for c in wanted if c not in COMPONENTS]
+        if unknown:
+            raise ValueError(f"unknown component {unknown}; implemented: {list(COMPONENTS)}")
+        names = [n for n in names if n in wanted]
+    if not names:
+        raise ValueError(f"no component type matches component={component!r} family={family!r}")
+    return names

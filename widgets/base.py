@@ -1,0 +1,97 @@
+"""What every component type defines, in one place (DESIGN.md §2).
+
+A type is a small stateless object: it samples parameters and a (current, goal)
+pair from a seeded RNG, says when two states are equal (exactly, on the type's
+own grid), and words the instructions. How the control looks and behaves live
+is in the backend's renderer for that type (for the web, `widgets/web/<name>.js`),
+which also measures the boxes from the rendered control.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from finestate_env.schema import Family, Gesture, Instructions
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A sampled instance of a type: JSON-ready parameters and two states."""
+
+    params: dict[str, Any]
+    current_state: Any
+    goal_state: Any
+
+
+class ComponentType(ABC):
+    """One of the 23 FineState component types.
+
+    Subclasses document, in their docstring, what "one action" means for them.
+    """
+
+    name: ClassVar[str]
+    family: ClassVar[Family]
+    gesture: ClassVar[Gesture]
+    # True when the goal box covers the type's whole goal region inside `core`,
+    # so that points just outside the goal box (inside core) must not yield the
+    # goal. False where the region is not a rectangle (a knob's ring sector).
+    goal_box_is_region: ClassVar[bool] = True
+
+    @abstractmethod
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        """Draw parameters and a goal reachable from the current state in one gesture.
+
+        Every random number comes from `rng`; `viewport` is (width, height) in CSS px
+        and bounds the control's size.
+        """
+
+    @abstractmethod
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        """Exact equality on the type's own grid; never a loose tolerance."""
+
+    @abstractmethod
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        """Locate and interact instructions, the goal stated exactly."""
+
+    def describe(self, state: Any, params: dict[str, Any]) -> str:
+        """A short human reading of a state, for logs and reports."""
+        return str(state)
+
+
+def choose(rng: np.random.Generator, options: list | tuple) -> Any:
+    """One element of `options`, drawn from `rng` (keeps element types intact)."""
+    return options[int(rng.integers(len(options)))]
+
+
+def sample_anchor(rng: np.random.Generator) -> list[float]:
+    """Where the control sits in the free space of the page, as fractions.
+
+    The renderer places the control's top-left at anchor * (viewport - size),
+    rounded to whole pixels so that box edges fall on pixel boundaries.
+    """
+    return [round(float(rng.uniform(0.0, 1.0)), 4), round(float(rng.uniform(0.0, 1.0)), 4)]
+
+
+def on_grid_index(value: Any, start: float, step: float) -> int | None:
+    """The integer k with value == start + k * step, or None if value is off the grid.
+
+    The check allows only floating-point representation error (1e-6 of a step),
+    which is what "compares on the step grid" means for decimal steps like 0.1.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    k = (float(value) - start) / step
+    nearest = round(k)
+    if abs(k - nearest) > 1e-6:
+        return None
+    return int(nearest)
+
+
+def step_decimals(step: float) -> int:
+    """Decimal places needed to write multiples of `step` exactly (0.25 -> 2)."""
+    text = f"{step:.10f}".rstrip("0")
+    return len(text.split(".")[1]) if "." in text else 0

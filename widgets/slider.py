@@ -1,0 +1,70 @@
+"""Slider: a horizontal track with a thumb, operated by dragging.
+
+One action: press on the control (the thumb, or anywhere on the track, which
+jumps the thumb there) at p0, drag, release at p1. The value is set by p1's x
+alone, rounded to the nearest step, so the goal region is a vertical band of the
+track. Steps are sampled so that every value owns at least 5 px of track.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import Instructions
+from widgets.base import ComponentType, Sample, choose, on_grid_index, sample_anchor, step_decimals
+
+# (min, max, step, unit): fine-grained ranges as in FineState-Bench.
+_RANGES = (
+    (0, 100, 1, "%"), (0, 10, 0.1, ""), (-20, 20, 0.5, " dB"), (0, 50, 0.5, " °C"),
+    (0, 200, 2, " px"), (1, 5, 0.05, "x"), (0, 120, 1, " min"), (0, 1, 0.01, ""),
+    (-12, 12, 0.25, " EV"), (0, 360, 5, "°"),
+)
+_LABELS = ("Volume", "Brightness", "Opacity", "Temperature", "Zoom", "Balance",
+           "Speed", "Contrast", "Threshold", "Saturation", "Timeout", "Gain")
+_PX_PER_STEP = (5.0, 12.0)
+
+
+class Slider(ComponentType):
+    name = "slider"
+    family = "numeric_range"
+    gesture = "drag"
+
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        lo, hi, step, unit = choose(rng, _RANGES)
+        steps = round((hi - lo) / step)
+        max_track = min(1000, viewport[0] - 260)
+        px_per_step = float(rng.uniform(*_PX_PER_STEP))
+        track = int(min(max_track, max(200, steps * px_per_step)))
+        if track / steps < _PX_PER_STEP[0]:  # too many steps for the viewport: coarser grid
+            factor = int(np.ceil(_PX_PER_STEP[0] * steps / track))
+            step, steps = step * factor, steps // factor
+        decimals = step_decimals(step)
+        current_k = int(rng.integers(steps + 1))
+        goal_k = int(rng.integers(steps))
+        goal_k += goal_k >= current_k  # any index but the current one
+        params = {
+            "label": choose(rng, _LABELS), "min": lo, "max": round(lo + steps * step, decimals),
+            "step": step, "unit": unit, "track": track, "anchor": sample_anchor(rng),
+        }
+        return Sample(params, round(lo + current_k * step, decimals),
+                      round(lo + goal_k * step, decimals))
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        ka = on_grid_index(a, params["min"], params["step"])
+        kb = on_grid_index(b, params["min"], params["step"])
+        return ka is not None and ka == kb
+
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        label = sample.params["label"]
+        goal = self.describe(sample.goal_state, sample.params)
+        locate = choose(rng, (f"Locate the {label} slider.", f"Find the slider for {label}.",
+                              f"Where is the {label} control?"))
+        interact = choose(rng, (f"Set {label} to {goal}.", f"Drag the {label} slider to {goal}.",
+                                f"Adjust {label} so that it reads {goal}."))
+        return Instructions(locate=locate, interact=interact)
+
+    def describe(self, state: Any, params: dict[str, Any]) -> str:
+        decimals = step_decimals(params["step"])
+        return f"{state:.{decimals}f}{params['unit']}"
