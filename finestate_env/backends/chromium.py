@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
+
+from playwright.sync_api import Playwright, sync_playwright
 
 # Quiet and offline-safe: no background traffic, no first-run UI, no GPU.
 LAUNCH_ARGS = (
@@ -21,6 +24,10 @@ LAUNCH_ARGS = (
     "--disable-quic",
     "--hide-scrollbars",
     "--font-render-hinting=none",
+    # Partial raster re-paints only damaged tiles, and a few anti-aliased pixels
+    # (rounded corners) then depend on the page's history: the same seed would
+    # not give the same pixels.
+    "--disable-partial-raster",
 )
 
 
@@ -40,3 +47,34 @@ def find_chromium() -> str:
         "install Debian's package with `apt-get install chromium` (make run does this) "
         "or point FINESTATE_CHROMIUM at an executable"
     )
+
+
+class _Driver:
+    """One Playwright driver per process, shared by every backend in it.
+
+    Playwright's sync API cannot start a second driver while one runs in the
+    same process, and one driver serves many browsers; it stops when the last
+    user releases it.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._playwright: Playwright | None = None
+        self._users = 0
+
+    def acquire(self) -> Playwright:
+        with self._lock:
+            if self._playwright is None:
+                self._playwright = sync_playwright().start()
+            self._users += 1
+            return self._playwright
+
+    def release(self) -> None:
+        with self._lock:
+            self._users -= 1
+            if self._users == 0 and self._playwright is not None:
+                playwright, self._playwright = self._playwright, None
+                playwright.stop()
+
+
+DRIVER = _Driver()

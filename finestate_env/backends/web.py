@@ -16,11 +16,10 @@ from typing import Any
 import numpy as np
 import pyspng
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import sync_playwright
 
 import widgets
 from finestate_env.backends.base import Backend, BackendCrashed, Rendered
-from finestate_env.backends.chromium import LAUNCH_ARGS, find_chromium
+from finestate_env.backends.chromium import DRIVER, LAUNCH_ARGS, find_chromium
 from finestate_env.schema import Boxes, BoxSet, Gesture, LiveSpec
 
 WEB_ROOT = Path(widgets.__file__).parent / "web"
@@ -64,7 +63,7 @@ class WebBackend(Backend):
         if self._page is not None:
             return
         self._crashed = None
-        self._playwright = sync_playwright().start()
+        self._playwright = DRIVER.acquire()
         try:
             self._browser = self._playwright.chromium.launch(
                 executable_path=self.chromium or find_chromium(),
@@ -84,12 +83,13 @@ class WebBackend(Backend):
             raise
 
     def close(self) -> None:
-        for closer in (lambda: self._browser and self._browser.close(),
-                       lambda: self._playwright and self._playwright.stop()):
+        if self._browser is not None:
             try:
-                closer()
-            except Exception:  # already dead: closing must still finish
+                self._browser.close()
+            except PlaywrightError:  # already dead: closing must still finish
                 pass
+        if self._playwright is not None:
+            DRIVER.release()
         self._playwright = self._browser = self._page = self._cdp = None
 
     def _mark_crashed(self, why: str) -> None:
@@ -102,8 +102,8 @@ class WebBackend(Backend):
             path = (WEB_ROOT / name).resolve()
             if path.parent == WEB_ROOT.resolve() and path.is_file():
                 body = stage_html().encode() if name == "stage.html" else path.read_bytes()
-                route.fulfill(status=200, body=body,
-                              content_type=_CONTENT_TYPES.get(path.suffix, "application/octet-stream"))
+                content_type = _CONTENT_TYPES.get(path.suffix, "application/octet-stream")
+                route.fulfill(status=200, body=body, content_type=content_type)
                 return
         self.blocked_requests.append(url)
         route.abort("blockedbyclient")
@@ -115,8 +115,13 @@ class WebBackend(Backend):
         try:
             return fn()
         except PlaywrightError as exc:
-            if self._crashed or self._browser is None or not self._browser.is_connected():
-                why = self._crashed or "browser is gone"
+            # The disconnect event may not have been dispatched yet when the call
+            # fails, so the error's own words count too.
+            message = str(exc)
+            dead = (self._crashed or self._browser is None or not self._browser.is_connected()
+                    or "Target crashed" in message or "has been closed" in message)
+            if dead:
+                why = self._crashed or message.splitlines()[0]
                 self.close()
                 raise BackendCrashed(f"Chromium died during {what}: {why}") from exc
             raise

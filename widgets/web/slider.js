@@ -33,7 +33,10 @@ FineState.define("slider", (host, params, state, kit) => {
     return Math.min(steps, Math.max(0, Math.round(t)));
   }
   const follow = (event) => { index = indexAt(event.clientX); show(); };
-  kit.onDrag(hit, { start: follow, move: follow, end: follow });
+  let before = index;
+  const revert = () => { index = before; show(); };
+  kit.onDrag(hit, { start: (event) => { before = index; follow(event); }, move: follow,
+                    end: follow, cancel: revert });
   show();
 
   return {

@@ -69,8 +69,9 @@
   }
 
   // A press-move-release on `target` with pointer capture, so the drag keeps
-  // reporting wherever the pointer goes until release.
-  function onDrag(target, { start, move, end }) {
+  // reporting wherever the pointer goes until release. A cancelled pointer
+  // (the browser took the gesture over) calls `cancel`, never `end`.
+  function onDrag(target, { start, move, end, cancel }) {
     let pointer = null;
     onTrusted(target, "pointerdown", (event) => {
       if (event.button !== 0 || pointer !== null) return;
@@ -82,13 +83,13 @@
     onTrusted(target, "pointermove", (event) => {
       if (event.pointerId === pointer && move) move(event);
     });
-    const finish = (event) => {
+    const finish = (handler) => (event) => {
       if (event.pointerId !== pointer) return;
       pointer = null;
-      if (end) end(event);
+      if (handler) handler(event);
     };
-    onTrusted(target, "pointerup", finish);
-    onTrusted(target, "pointercancel", finish);
+    onTrusted(target, "pointerup", finish(end));
+    onTrusted(target, "pointercancel", finish(cancel));
   }
 
   const kit = Object.freeze({ innerBox, boxOf, largestBox, el, onTrusted, onDrag });
