@@ -1,0 +1,92 @@
+"""Drag reorder: a titled card with a vertical list of rows, reordered by dragging.
+
+One action: press on the row of the item to move at p0, drag, release at p1;
+exactly one item moves to exactly one other index. The new index depends on
+p1's y alone: it is the number of other items whose row midpoint (in the layout
+at the press) lies above the pointer, so the goal region is a horizontal band
+of the list. Moving an item to an adjacent index is the same list as moving
+its neighbour the other way; the instance names which item to drag (`item`),
+and the boxes are measured for dragging that one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import Instructions
+from widgets.base import ComponentType, Sample, choose, sample_anchor
+
+# (title, labels): the list shows 4-7 distinct labels of one theme.
+_LISTS = (
+    ("Sidebar order", ("Inbox", "Invoices", "Reports", "Contacts", "Calendar", "Projects",
+                       "Settings", "Archive", "Files")),
+    ("Priorities", ("Fix login bug", "Review budget", "Plan sprint", "Update docs",
+                    "Call supplier", "Hire designer", "Release notes", "Audit logs")),
+    ("Playlist", ("Blue Horizon", "Night Drive", "Paper Moon", "Golden Hour", "Slow Rain",
+                  "City Lights", "Morning Tide", "Static Hearts")),
+    ("Dashboard widgets", ("Revenue", "Active users", "Orders", "Conversion", "Churn",
+                           "Traffic", "Tickets", "Refunds")),
+    ("Navigation", ("Home", "Products", "Pricing", "Blog", "About", "Careers", "Contact")),
+    ("Reading list", ("Dune", "Emma", "Beloved", "Ulysses", "Middlemarch", "Persuasion",
+                      "Walden", "Kindred")),
+)
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
+_ROWS = (4, 7)
+_ROW_HEIGHT = (36, 44)
+_GAP = (4, 8)
+# Card height besides the rows: borders, padding, title and its margin.
+_CHROME_HEIGHT = 2 + 2 * 12 + 20 + 10
+_STAGE_MARGIN = 8
+
+
+class DragReorder(ComponentType):
+    name = "drag_reorder"
+    family = "view_manipulation"
+    gesture = "drag"
+
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        title, pool = choose(rng, _LISTS)
+        row_height = int(rng.integers(_ROW_HEIGHT[0], _ROW_HEIGHT[1] + 1))
+        gap = int(rng.integers(_GAP[0], _GAP[1] + 1))
+        free = viewport[1] - 2 * _STAGE_MARGIN - _CHROME_HEIGHT + gap
+        fits = max(2, free // (row_height + gap))  # a small viewport shortens the list
+        count = min(int(rng.integers(_ROWS[0], _ROWS[1] + 1)), fits, len(pool))
+        labels = [pool[int(i)] for i in rng.choice(len(pool), size=count, replace=False)]
+        source = int(rng.integers(count))
+        target = int(rng.integers(count - 1))
+        target += target >= source  # any index but the current one
+        item = labels[source]
+        goal = [label for label in labels if label != item]
+        goal.insert(target, item)
+        params = {
+            "title": title, "item": item, "row_height": row_height, "gap": gap,
+            "width": int(min(rng.integers(220, 321), viewport[0] - 2 * _STAGE_MARGIN)),
+            "anchor": sample_anchor(rng),
+        }
+        return Sample(params, labels, goal)
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        def is_labels(value: Any) -> bool:
+            return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+        return is_labels(a) and is_labels(b) and a == b
+
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        title, item = sample.params["title"], sample.params["item"]
+        index, last = sample.goal_state.index(item), len(sample.goal_state) - 1
+        place = _ORDINALS[index]
+        templates = [f"Move '{item}' to the {place} place.",
+                     f"Drag '{item}' so that it is {place} in the list.",
+                     f"Reorder the list so that '{item}' is in position {index + 1}."]
+        if index == 0:
+            templates += [f"Drag '{item}' to the top of the list.", f"Put '{item}' first."]
+        if index == last:
+            templates += [f"Drag '{item}' to the bottom of the list.", f"Put '{item}' last."]
+        locate = choose(rng, (f"Locate the {title} card.", f"Find '{item}' in the {title} card.",
+                              f"Where is the '{item}' row?"))
+        return Instructions(locate=locate, interact=choose(rng, templates))
+
+    def describe(self, state: Any, params: dict[str, Any]) -> str:
+        return " > ".join(state)

@@ -1,0 +1,72 @@
+"""Knob: a round dial with an indicator, operated by dragging around its centre.
+
+One action: press on the dial at p0 (the indicator tip, or anywhere on the dial,
+which jumps the indicator there), drag, release at p1. The value is set by the
+angle of p1 around the dial centre alone: 0 degrees at the top, clockwise, the
+scale sweeping -135..+135 degrees, rounded to the nearest step; angles in the
+bottom gap clamp to the nearer end, and p1 within a quarter radius of the centre
+leaves the value as the drag last set it. The goal region is therefore a ring
+sector (a wedge minus the centre), which no rectangle fills. Steps are sampled
+so that every value owns a wedge of at least 7.5 degrees.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import Instructions
+from widgets.base import ComponentType, Sample, choose, on_grid_index, sample_anchor, step_decimals
+
+# (min, max, step, unit): 12 to 36 steps each, fine-grained but each wedge >= 7.5 degrees.
+_RANGES = (
+    (0, 10, 0.5, ""), (0, 30, 1, " min"), (-12, 12, 1, " dB"), (0, 100, 5, "%"),
+    (0, 360, 15, "°"), (16, 30, 0.5, " °C"), (0, 3, 0.1, "x"), (1, 4, 0.25, "x"),
+    (-4, 4, 0.25, " EV"), (0, 1, 0.05, ""), (60, 180, 5, " BPM"), (0, 11, 0.5, ""),
+)
+_LABELS = ("Volume", "Gain", "Bass", "Treble", "Reverb", "Drive", "Mix", "Tempo",
+           "Resonance", "Cutoff", "Intensity", "Fan speed")
+_RADIUS = (50, 80)
+
+
+class Knob(ComponentType):
+    name = "knob"
+    family = "numeric_range"
+    gesture = "drag"
+    goal_box_is_region = False
+
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        lo, hi, step, unit = choose(rng, _RANGES)
+        steps = round((hi - lo) / step)
+        decimals = step_decimals(step)
+        # The card is the dial plus ~120 px of label, ticks and readout: keep it on screen.
+        radius_hi = max(_RADIUS[0], min(_RADIUS[1], (min(viewport) - 120) // 2))
+        radius = int(rng.integers(_RADIUS[0], radius_hi + 1))
+        current_k = int(rng.integers(steps + 1))
+        goal_k = int(rng.integers(steps))
+        goal_k += goal_k >= current_k  # any index but the current one
+        params = {
+            "label": choose(rng, _LABELS), "min": lo, "max": round(lo + steps * step, decimals),
+            "step": step, "unit": unit, "radius": radius, "anchor": sample_anchor(rng),
+        }
+        return Sample(params, round(lo + current_k * step, decimals),
+                      round(lo + goal_k * step, decimals))
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        ka = on_grid_index(a, params["min"], params["step"])
+        kb = on_grid_index(b, params["min"], params["step"])
+        return ka is not None and ka == kb
+
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        label = sample.params["label"]
+        goal = self.describe(sample.goal_state, sample.params)
+        locate = choose(rng, (f"Locate the {label} knob.", f"Find the dial for {label}.",
+                              f"Where is the {label} knob?"))
+        interact = choose(rng, (f"Turn the {label} knob to {goal}.", f"Set {label} to {goal}.",
+                                f"Rotate the {label} dial until it reads {goal}."))
+        return Instructions(locate=locate, interact=interact)
+
+    def describe(self, state: Any, params: dict[str, Any]) -> str:
+        decimals = step_decimals(params["step"])
+        return f"{state:.{decimals}f}{params['unit']}"

@@ -1,0 +1,58 @@
+"""Switch: an on/off toggle, the target among 3-5 labelled switches on a settings card.
+
+One action: hover p0 (over the target switch's row), click p1. A click anywhere
+on a switch's track flips that switch; the others are real switches too, but
+the state is the target's alone, so the goal (the opposite of the current
+state) is reached only by clicking the target's track. The neighbours give
+locating its meaning: the target is found by its label, not by being the only
+control on the page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import Instructions
+from widgets.base import ComponentType, Sample, choose, sample_anchor
+
+_LABELS = ("Wi-Fi", "Bluetooth", "Airplane mode", "Auto-update", "Dark mode", "Notifications",
+           "Location", "Mobile data", "Hotspot", "Do not disturb", "Auto-brightness", "NFC")
+_TITLES = ("Settings", "Quick settings", "Connectivity", "Preferences", "System")
+_COUNT = (3, 5)
+_WIDTH = (240, 320)
+
+
+class Switch(ComponentType):
+    name = "switch"
+    family = "toggle_option"
+    gesture = "tap"
+
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        count = int(rng.integers(_COUNT[0], _COUNT[1] + 1))
+        labels = [_LABELS[i] for i in rng.permutation(len(_LABELS))[:count]]
+        target = int(rng.integers(count))
+        current = bool(rng.integers(2))
+        # The target's own entry is null: its state is the instance's, given apart.
+        on = [None if i == target else bool(rng.integers(2)) for i in range(count)]
+        params = {
+            "title": choose(rng, _TITLES), "labels": labels, "on": on, "target": target,
+            "width": int(rng.integers(_WIDTH[0], _WIDTH[1] + 1)), "anchor": sample_anchor(rng),
+        }
+        return Sample(params, current, not current)
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        label = sample.params["labels"][sample.params["target"]]
+        goal = self.describe(sample.goal_state, sample.params)
+        locate = choose(rng, (f"Locate the {label} switch.", f"Find the toggle for {label}.",
+                              f"Where is the {label} switch?"))
+        interact = choose(rng, (f"Turn {goal} {label}.", f"Switch {label} {goal}.",
+                                f"Set the {label} switch to {goal}."))
+        return Instructions(locate=locate, interact=interact)
+
+    def describe(self, state: Any, params: dict[str, Any]) -> str:
+        return "on" if state else "off"
