@@ -153,7 +153,8 @@ class FineStateEnv(gym.Env):
         parsed = parse_action(action, self.coord_mode, self.viewport)
         timings: dict[str, float] = {}
         action_error = parsed.error
-        state: Any = instance.current_state
+        state: Any = instance.current_state  # a rejected action performs nothing
+        performed = False
         if action_error is None:
             try:
                 self.backend.perform(instance.gesture, parsed.p0, parsed.p1)
@@ -161,16 +162,18 @@ class FineStateEnv(gym.Env):
                 timings["action"] = _ms(started, acted)
                 state = self.backend.read_state()
                 timings["readback"] = _ms(acted)
-            except BackendCrashed as exc:
-                action_error = str(exc)
-                state = None
+                performed = True
+            except BackendCrashed as exc:  # reported, and the next reset restarts it
+                action_error, state = str(exc), None
         live_exact = action_error is None and component.states_equal(
             state, instance.goal_state, instance.live.params)
         static_exact = scoring.static_exact(parsed.p1, instance.boxes.current)
-        shot_started = time.perf_counter()
-        if state is not None or action_error is None:
+        # Without input nothing changed, and after a crash there is nothing to
+        # capture: the last screenshot stays the observation.
+        if performed:
+            shot_started = time.perf_counter()
             self._screenshot = self.backend.screenshot()
-        timings["screenshot"] = _ms(shot_started)
+            timings["screenshot"] = _ms(shot_started)
         timings["total"] = _ms(started)
         self._done = True
         info = self._reset_info(instance, instance.current_state)

@@ -1,0 +1,89 @@
+"""`make bench`: how fast and how big the live env is, per component type.
+
+Prints a table and writes JSON. Figures: median reset and step (ms), episodes
+per second (reset + step, each with its screenshot at the env's viewport), and
+the memory of the env's process plus its browser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import time
+from pathlib import Path
+
+import gymnasium as gym
+
+import widgets
+from finestate_env.agents import OracleAgent
+from finestate_env.processes import descendants, memory_kib
+
+
+def bench_component(component: str, episodes: int, viewport: str) -> dict:
+    env = gym.make("FineState-Web-v0", component=component, viewport=viewport).unwrapped
+    agent = OracleAgent()
+    resets, steps, phases = [], [], {}
+    try:
+        obs, info = env.reset(seed=10_000)  # warm-up: browser start, first page load
+        env.step(agent.act(obs, info))
+        started = time.perf_counter()
+        successes = 0
+        for seed in range(episodes):
+            t0 = time.perf_counter()
+            obs, info = env.reset(seed=seed)
+            t1 = time.perf_counter()
+            _, reward, _, _, step_info = env.step(agent.act(obs, info))
+            t2 = time.perf_counter()
+            resets.append((t1 - t0) * 1000)
+            steps.append((t2 - t1) * 1000)
+            successes += reward == 1.0
+            for phase, ms in [*(("reset." + k, v) for k, v in info["timings"].items()),
+                              *(("step." + k, v) for k, v in step_info["timings"].items())]:
+                phases.setdefault(phase, []).append(ms)
+        elapsed = time.perf_counter() - started
+        memory = memory_kib({os.getpid(), *descendants(os.getpid())})
+    finally:
+        env.close()
+    return {
+        "component": component, "episodes": episodes, "success_rate": successes / episodes,
+        "reset_ms_median": round(statistics.median(resets), 2),
+        "step_ms_median": round(statistics.median(steps), 2),
+        "episodes_per_s": round(episodes / elapsed, 2),
+        "phases_ms_median": {k: round(statistics.median(v), 2) for k, v in sorted(phases.items())},
+        "memory_mib": {k: round(v / 1024, 1) for k, v in memory.items()},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--episodes", type=int, default=60)
+    parser.add_argument("--viewport", default="1280x720")
+    parser.add_argument("--component", default=None, help="comma-separated (default: all)")
+    parser.add_argument("--out", default="bench.json")
+    args = parser.parse_args(argv)
+    names = widgets.resolve(args.component.split(",") if args.component else None)
+    rows = []
+    print(f"{'component':<16}{'reset ms':>10}{'step ms':>10}{'episodes/s':>12}"
+          f"{'peak RSS MiB':>14}{'PSS MiB':>10}")
+    for name in names:
+        row = bench_component(name, args.episodes, args.viewport)
+        rows.append(row)
+        print(f"{name:<16}{row['reset_ms_median']:>10.1f}{row['step_ms_median']:>10.1f}"
+              f"{row['episodes_per_s']:>12.1f}{row['memory_mib']['peak_rss']:>14.0f}"
+              f"{row['memory_mib']['pss']:>10.0f}")
+    overall = statistics.median(r["episodes_per_s"] for r in rows)
+    print(f"median over types: {overall:.1f} episodes/s at {args.viewport}")
+    report = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                          "platform": platform.platform()},
+              "viewport": args.viewport, "episodes_per_type": args.episodes,
+              "median_episodes_per_s": overall, "components": rows}
+    Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

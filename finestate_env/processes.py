@@ -1,0 +1,50 @@
+"""Reading the process tree from /proc (Linux): who an env started, and their memory."""
+
+from __future__ import annotations
+
+import os
+
+
+def _stat_fields(pid: int) -> list[str] | None:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            # The command name may hold spaces and parentheses: split after the last ')'.
+            return f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def descendants(pid: int) -> set[int]:
+    """Every living process below `pid` (children, grandchildren ...)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (fields := _stat_fields(int(entry))) is not None:
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def alive(pids: set[int]) -> set[int]:
+    """The pids that still exist and are not zombies."""
+    return {pid for pid in pids if (fields := _stat_fields(pid)) is not None and fields[0] != "Z"}
+
+
+def memory_kib(pids: set[int]) -> dict[str, int]:
+    """`peak_rss` (sum of each process's VmHWM: an upper bound, shared pages counted
+    in every process) and `pss` (proportional set size now: shared pages split)."""
+    peak = pss = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                peak += next((int(line.split()[1]) for line in f if line.startswith("VmHWM:")), 0)
+            with open(f"/proc/{pid}/smaps_rollup") as f:
+                pss += next((int(line.split()[1]) for line in f if line.startswith("Pss:")), 0)
+        except OSError:
+            continue
+    return {"peak_rss": peak, "pss": pss}
