@@ -258,8 +258,10 @@ def _parse_viewport(viewport: tuple[int, int] | str) -> tuple[int, int]:
             raise ValueError(f"viewport {viewport!r} is not 'WIDTHxHEIGHT'") from None
     else:
         width, height = (int(v) for v in viewport)
-    if not (200 <= width <= 4096 and 200 <= height <= 4096):
-        raise ValueError(f"viewport {width}x{height} is outside 200..4096 pixels per side")
+    # 320 px: the smallest side on which every control fits whole (a month grid
+    # needs ~300 px); phones are 360 px wide and more.
+    if not (320 <= width <= 4096 and 320 <= height <= 4096):
+        raise ValueError(f"viewport {width}x{height} is outside 320..4096 pixels per side")
     return width, height
 
 

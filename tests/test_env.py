@@ -30,11 +30,29 @@ def test_make_needs_no_import_of_the_package():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+class _WithoutTimings(gym.Wrapper, gym.utils.RecordConstructorArgs):
+    """check_env demands equal step infos for equal seeds and actions; `timings`
+    are wall-clock measurements, the one part that may not repeat, so they are
+    dropped for that comparison (and only there)."""
+
+    def __init__(self, env):
+        gym.utils.RecordConstructorArgs.__init__(self)
+        gym.Wrapper.__init__(self, env)
+
+    def reset(self, **kwargs):
+        obs, info = self.env.reset(**kwargs)
+        return obs, {k: v for k, v in info.items() if k != "timings"}
+
+    def step(self, action):
+        *transition, info = self.env.step(action)
+        return *transition, {k: v for k, v in info.items() if k != "timings"}
+
+
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_check_env(env_id):
-    env = gym.make(env_id)
+    env = gym.make(env_id, render_mode="rgb_array")
     try:
-        check_env(env.unwrapped, skip_render_check=False)
+        check_env(_WithoutTimings(env.unwrapped))
     finally:
         env.close()
 

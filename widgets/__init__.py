@@ -8,31 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import importlib
-
 from finestate_env.schema import FAMILIES
 from widgets.base import ComponentType, Sample
+from widgets.color_picker import ColorPicker
+from widgets.date_picker import DatePicker
+from widgets.drag_reorder import DragReorder
+from widgets.knob import Knob
+from widgets.slider import Slider
+from widgets.switch import Switch
 
-# Module name == type name; each module defines exactly one ComponentType subclass.
-TYPE_MODULES = ("slider", "knob", "switch", "date_picker", "color_picker", "drag_reorder")
-
-
-def _load() -> dict[str, ComponentType]:
-    loaded: dict[str, ComponentType] = {}
-    for module_name in TYPE_MODULES:
-        try:
-            module = importlib.import_module(f"widgets.{module_name}")
-        except ModuleNotFoundError as exc:  # TEMPORARY while types are being written
-            if exc.name != f"widgets.{module_name}":
-                raise
-            continue
-        (cls,) = [v for v in vars(module).values() if isinstance(v, type)
-                  and issubclass(v, ComponentType) and v is not ComponentType]
-        loaded[cls.name] = cls()
-    return loaded
-
-
-COMPONENTS: dict[str, ComponentType] = _load()
+# In the order of DESIGN.md §2: numeric range, toggle/option, specific data, view.
+COMPONENTS: dict[str, ComponentType] = {t.name: t for t in (
+    Slider(), Knob(), Switch(), DatePicker(), ColorPicker(), DragReorder())}
 
 __all__ = ["COMPONENTS", "ComponentType", "Sample", "resolve"]
 

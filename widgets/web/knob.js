@@ -77,11 +77,16 @@ FineState.define("knob", (host, params, state, kit) => {
     boxes(goal) {
       const goalIndex = Math.round((goal - min) / step);
       const core = kit.boxOf(dial);
-      // A wedge under 180 degrees is convex, so a rectangle whose integer points
-      // all map to the goal lies in it; the extra pixel beyond the dead radius
-      // covers the points between those integer points.
-      const inGoal = (x, y) => indexAt(x, y) === goalIndex
-        && Math.hypot(...fromCentre(x, y)) >= deadRadius + 1;
+      // The goal region is the ring sector on the dial itself (a release off the
+      // dial works too, but that is not where anyone turns a knob). A wedge
+      // under 180 degrees cut by the disc is convex, so a rectangle whose
+      // integer points all map to the goal lies in it; the extra pixel beyond
+      // the dead radius covers the points between those integer points.
+      const inGoal = (x, y) => {
+        const distance = Math.hypot(...fromCentre(x, y));
+        return distance >= deadRadius + 1 && distance <= radius
+          && indexAt(x, y) === goalIndex;
+      };
       return { loc: kit.boxOf(host), core, goal: kit.largestBox(core, inGoal), now: kit.boxOf(tip) };
     },
   };

@@ -1,0 +1,81 @@
+"""Date picker: a labelled date field with its month calendar open below it.
+
+One action: click the goal day's cell. The goal is another day of the month the
+calendar shows (the current date's month), so one click reaches it; the popup
+stays open afterwards, so the target configuration has the same layout. Days of
+the neighbouring months are greyed and ignore clicks; the header arrows change
+only the shown month, never the state.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import date
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import Instructions
+from widgets.base import ComponentType, Sample, choose, sample_anchor
+
+_LABELS = ("Departure", "Return", "Due date", "Birthday", "Start date", "End date", "Check-in",
+           "Check-out", "Delivery date", "Appointment", "Deadline", "Invoice date")
+_FORMATS = ("iso", "dmy", "us", "long")  # how the field writes the date; see date_picker.js
+_YEARS = (2020, 2030)
+_CELL_PX = (32, 40)
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _parse(state: Any) -> date | None:
+    """The date of a well-formed ISO "YYYY-MM-DD" state, else None."""
+    if not isinstance(state, str) or not _ISO.fullmatch(state):
+        return None
+    try:
+        return date.fromisoformat(state)
+    except ValueError:
+        return None
+
+
+class DatePicker(ComponentType):
+    name = "date_picker"
+    family = "specific_data"
+    gesture = "tap"
+
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        year = int(rng.integers(_YEARS[0], _YEARS[1] + 1))
+        month = int(rng.integers(1, 13))
+        days = calendar.monthrange(year, month)[1]
+        current = int(rng.integers(1, days + 1))
+        goal = int(rng.integers(1, days))
+        goal += goal >= current  # any day of the month but the current one
+        # Six weeks of cells plus about 160 px of label, field, header and padding.
+        fit = min((viewport[0] - 60) // 7, (viewport[1] - 180) // 6)
+        cell = max(20, min(fit, int(rng.integers(_CELL_PX[0], _CELL_PX[1] + 1))))
+        params = {
+            "label": choose(rng, _LABELS), "week_start": choose(rng, (0, 1)),
+            "format": choose(rng, _FORMATS), "cell": cell, "anchor": sample_anchor(rng),
+        }
+        return Sample(params, date(year, month, current).isoformat(),
+                      date(year, month, goal).isoformat())
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        return _parse(a) is not None and _parse(b) is not None and a == b
+
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        label = sample.params["label"]
+        goal = _parse(sample.goal_state)
+        month = _MONTHS[goal.month - 1]
+        locate = choose(rng, (f"Locate the {label} date picker.",
+                              f"Find the {label} field and its calendar.",
+                              f"Where is the calendar for {label}?"))
+        interact = choose(rng, (
+            f"Pick {goal.day} {month} {goal.year}.",
+            f"Set {label} to {goal.isoformat()}.",
+            f"Choose {_WEEKDAYS[goal.weekday()]}, {goal.day} {month} {goal.year}.",
+            f"Change {label} to {month} {goal.day}, {goal.year}.",
+        ))
+        return Instructions(locate=locate, interact=interact)
