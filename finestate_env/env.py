@@ -27,6 +27,7 @@ from finestate_env.schema import (
     Size,
 )
 from finestate_env.spaces import action_space, observation_space
+from widgets.themes import THEMES
 
 DEFAULT_VIEWPORT = (1280, 720)
 DEFAULT_BACKEND: dict[str, str] = {"web": "web"}
@@ -71,7 +72,8 @@ class FineStateEnv(gym.Env):
     ## Arguments
     `component` (a type name, a list, or None for all), `family` (a family name or
     list), `viewport` ((width, height) or "WxH", default 1280x720), `coord_mode`
-    ("pixel" or "normalized"), `render_mode` (None or "rgb_array"), `backend`
+    ("pixel" or "normalized"), `render_mode` (None or "rgb_array"), `theme` (one of
+    `widgets.themes.THEMES`, or None to draw one per episode), `backend`
     (default per platform) and `backend_options` (passed to the backend).
 
     `info` keys (DESIGN.md §4b): after reset `instance`, `component`, `family`,
@@ -89,13 +91,16 @@ class FineStateEnv(gym.Env):
                  family: str | Iterable[str] | None = None,
                  viewport: tuple[int, int] | str = DEFAULT_VIEWPORT,
                  coord_mode: CoordConvention = "pixel", render_mode: str | None = None,
-                 backend: str | Backend | None = None,
+                 theme: str | None = None, backend: str | Backend | None = None,
                  backend_options: dict[str, Any] | None = None) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if coord_mode not in ("pixel", "normalized"):
             raise ValueError(f"coord_mode must be 'pixel' or 'normalized', got {coord_mode!r}")
+        if theme is not None and theme not in THEMES:
+            raise ValueError(f"unknown theme {theme!r}; available: {list(THEMES)}")
         self.platform = platform
+        self.theme = theme
         self.components = widgets.resolve(component, family)
         self.viewport = _parse_viewport(viewport)
         self.coord_mode = coord_mode
@@ -209,8 +214,9 @@ class FineStateEnv(gym.Env):
         rng = self.np_random
         name = self.components[int(rng.integers(len(self.components)))]
         sample = widgets.COMPONENTS[name].sample(rng, self.viewport)
+        theme = self.theme or THEMES[int(rng.integers(len(THEMES)))]
         return LiveSpec(component=name, params=sample.params, current_state=sample.current_state,
-                        goal_state=sample.goal_state, theme="default",
+                        goal_state=sample.goal_state, theme=theme,
                         viewport=Size(width=self.viewport[0], height=self.viewport[1]),
                         seed=seed, backend=type(self.backend).__name__)
 

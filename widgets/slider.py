@@ -15,14 +15,20 @@ import numpy as np
 from finestate_env.schema import Instructions
 from widgets.base import ComponentType, Sample, choose, on_grid_index, sample_anchor, step_decimals
 
-# (min, max, step, unit): fine-grained ranges as in FineState-Bench.
+# (min, max, step, unit, labels): fine-grained ranges as in FineState-Bench,
+# each with labels that make sense for its unit.
 _RANGES = (
-    (0, 100, 1, "%"), (0, 10, 0.1, ""), (-20, 20, 0.5, " dB"), (0, 50, 0.5, " °C"),
-    (0, 200, 2, " px"), (1, 5, 0.05, "x"), (0, 120, 1, " min"), (0, 1, 0.01, ""),
-    (-12, 12, 0.25, " EV"), (0, 360, 5, "°"),
+    (0, 100, 1, "%", ("Volume", "Brightness", "Opacity", "Battery saver", "Contrast")),
+    (0, 10, 0.1, "", ("Sensitivity", "Smoothing", "Weight", "Priority")),
+    (-20, 20, 0.5, " dB", ("Gain", "Bass", "Treble", "Input level")),
+    (10, 35, 0.5, " °C", ("Temperature", "Target temperature", "Eco setpoint")),
+    (0, 200, 2, " px", ("Border width", "Padding", "Line height", "Spacing")),
+    (1, 5, 0.05, "x", ("Zoom", "Playback speed", "Magnification")),
+    (0, 120, 1, " min", ("Timeout", "Sleep timer", "Auto-lock", "Duration")),
+    (0, 1, 0.01, "", ("Threshold", "Alpha", "Mix", "Confidence")),
+    (-3, 3, 0.1, " EV", ("Exposure", "Exposure compensation")),
+    (0, 360, 5, "°", ("Rotation", "Hue", "Angle")),
 )
-_LABELS = ("Volume", "Brightness", "Opacity", "Temperature", "Zoom", "Balance",
-           "Speed", "Contrast", "Threshold", "Saturation", "Timeout", "Gain")
 _PX_PER_STEP = (5.0, 12.0)
 
 
@@ -32,7 +38,7 @@ class Slider(ComponentType):
     gesture = "drag"
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
-        lo, hi, step, unit = choose(rng, _RANGES)
+        lo, hi, step, unit, labels = choose(rng, _RANGES)
         steps = round((hi - lo) / step)
         max_track = min(1000, viewport[0] - 260)
         px_per_step = float(rng.uniform(*_PX_PER_STEP))
@@ -45,7 +51,7 @@ class Slider(ComponentType):
         goal_k = int(rng.integers(steps))
         goal_k += goal_k >= current_k  # any index but the current one
         params = {
-            "label": choose(rng, _LABELS), "min": lo, "max": round(lo + steps * step, decimals),
+            "label": choose(rng, labels), "min": lo, "max": round(lo + steps * step, decimals),
             "step": step, "unit": unit, "track": track, "anchor": sample_anchor(rng),
         }
         return Sample(params, round(lo + current_k * step, decimals),

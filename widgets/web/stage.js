@@ -106,7 +106,7 @@
   async function render(spec) {
     const factory = factories.get(spec.component);
     if (!factory) throw new Error(`no web renderer for component '${spec.component}'`);
-    document.body.className = `theme-${spec.theme || "default"}`;
+    document.body.className = `theme-${spec.theme || "classic-light"}`;
     const host = kit.el("div", { class: `fs-control fs-${spec.component}` });
     stage.replaceChildren(host);
     const control = factory(host, spec.params, structuredClone(spec.state), kit);
