@@ -41,6 +41,14 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _gallery(args: argparse.Namespace) -> int:
+    from replay.gallery import make_gallery
+
+    out = make_gallery(args.out, args.component, seed=args.seed)
+    print(f"wrote {out}")
+    return 0
+
+
 def _split(value: str | None) -> list[str] | None:
     return [v for v in value.split(",") if v] if value else None
 
@@ -64,6 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--viewport", default="1280x720", help="WIDTHxHEIGHT")
     run.add_argument("--out", default=None, help="folder for results.jsonl and summary.json")
     run.set_defaults(handler=_run)
+
+    gallery = commands.add_parser("gallery", help="every type in every theme, boxes drawn on, "
+                                                  "as one PNG")
+    gallery.add_argument("--out", default="gallery.png")
+    gallery.add_argument("--component", type=_split, default=None)
+    gallery.add_argument("--seed", type=int, default=3)
+    gallery.set_defaults(handler=_gallery)
     return parser
 
 

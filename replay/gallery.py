@@ -1,0 +1,69 @@
+"""A contact sheet of every component type in every theme, boxes drawn on.
+
+One row per type, one column per theme; each tile is the control cropped
+from a real screenshot with `loc` (blue), `core` (orange), `goal` (green) and
+`now` (red) outlined as measured live.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import gymnasium as gym
+from PIL import Image, ImageDraw, ImageFont
+
+import widgets
+from widgets.themes import THEMES
+
+BOX_COLOURS = {"loc": (37, 99, 235), "core": (245, 158, 11), "goal": (22, 163, 74),
+               "now": (220, 38, 38)}
+TILE = (360, 300)
+LABEL_WIDTH = 130
+HEADER = 28
+
+
+def _font(size: int) -> ImageFont.ImageFont:
+    try:
+        return ImageFont.truetype("DejaVuSans.ttf", size)
+    except OSError:  # no DejaVu on this machine: Pillow's built-in bitmap font
+        return ImageFont.load_default()
+
+
+def render_tile(env, seed: int) -> Image.Image:
+    obs, info = env.reset(seed=seed)
+    image = Image.fromarray(obs["screenshot"])
+    draw = ImageDraw.Draw(image)
+    boxes = info["boxes"]["current"]
+    for name in ("loc", "core", "goal", "now"):
+        draw.rectangle(boxes[name], outline=BOX_COLOURS[name], width=2 if name == "goal" else 1)
+    x1, y1, x2, y2 = boxes["loc"]
+    margin = 12
+    crop = image.crop((max(0, x1 - margin), max(0, y1 - margin),
+                       min(image.width, x2 + margin + 1), min(image.height, y2 + margin + 1)))
+    crop.thumbnail(TILE)
+    tile = Image.new("RGB", TILE, (255, 255, 255))
+    tile.paste(crop, ((TILE[0] - crop.width) // 2, (TILE[1] - crop.height) // 2))
+    return tile
+
+
+def make_gallery(out: str | Path, components: list[str] | None = None, seed: int = 3) -> Path:
+    names = widgets.resolve(components)
+    sheet = Image.new("RGB", (LABEL_WIDTH + TILE[0] * len(THEMES), HEADER + TILE[1] * len(names)),
+                      (255, 255, 255))
+    draw = ImageDraw.Draw(sheet)
+    font = _font(14)
+    for col, theme in enumerate(THEMES):
+        draw.text((LABEL_WIDTH + col * TILE[0] + 8, 6), theme, fill=(0, 0, 0), font=font)
+    for row, name in enumerate(names):
+        top = HEADER + row * TILE[1]
+        draw.text((8, top + TILE[1] // 2 - 8), name, fill=(0, 0, 0), font=font)
+        for col, theme in enumerate(THEMES):
+            env = gym.make("FineState-Web-v0", component=name, theme=theme).unwrapped
+            try:
+                sheet.paste(render_tile(env, seed), (LABEL_WIDTH + col * TILE[0], top))
+            finally:
+                env.close()
+        draw.line((0, top, sheet.width, top), fill=(220, 220, 220))
+    out = Path(out)
+    sheet.save(out)
+    return out
