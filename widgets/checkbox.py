@@ -1,0 +1,109 @@
+"""Checkbox: a card of 3-7 labelled checkboxes, one of them named as the target.
+
+State: the sorted list of the checked labels, the whole group. One action:
+hover p0 (over the target's row), click p1 on the target's checkbox square or
+on its label text; as an HTML <label> would, the square, the gap after it and
+the text form one clickable element, and a click there toggles that item. The
+goal is the current set with the target toggled, so only a click on the
+target's clickable element reaches it; a click on another item toggles that
+item instead (a different set), a click on the rest of the row (the blank
+space, the muted count) does nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import Instructions
+from widgets.base import ComponentType, Sample, choose, sample_anchor
+
+# (card title, its labels, whether rows show a muted count on the right)
+_GROUPS = (
+    ("Toppings", ("Mushrooms", "Olives", "Onions", "Peppers", "Pineapple", "Extra cheese",
+                  "Jalapenos", "Bacon", "Spinach", "Ham", "Sweetcorn"), False),
+    ("Notify me about", ("Comments", "Mentions", "New followers", "Weekly digest",
+                         "Product updates", "Security alerts", "Direct messages", "Replies"),
+     False),
+    ("Filters", ("Free shipping", "In stock", "On sale", "New arrivals", "4 stars & up",
+                 "Top rated", "Eco friendly", "Local pickup"), True),
+    ("Amenities", ("Wi-Fi", "Parking", "Pool", "Gym", "Breakfast", "Pet friendly",
+                   "Air conditioning", "Kitchen"), True),
+    ("Languages", ("English", "French", "German", "Spanish", "Italian", "Japanese",
+                   "Portuguese", "Dutch"), False),
+    ("Columns to show", ("Name", "Email", "Phone", "Company", "Status", "Last seen",
+                         "Created", "Owner"), False),
+    ("Dietary needs", ("Vegetarian", "Vegan", "Gluten free", "Dairy free", "Nut free",
+                       "Halal", "Kosher"), False),
+    ("Include in backup", ("Photos", "Documents", "Contacts", "Messages", "Music",
+                           "App data", "Call history"), False),
+)
+_HINTS = ("Select all that apply.", "Choose any number.", "Pick as many as you like.")
+_COUNT = (3, 7)
+_WIDTH = (240, 320)
+_ROW_PX = (28, 40)
+_BOX_PX = (16, 18, 20)
+_CHAR_PX = 10  # a generous width of one 14 px character in any theme font
+
+
+class Checkbox(ComponentType):
+    name = "checkbox"
+    family = "toggle_option"
+    gesture = "tap"
+
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        title, pool, with_counts = choose(rng, _GROUPS)
+        count = int(rng.integers(_COUNT[0], min(_COUNT[1], len(pool)) + 1))
+        labels = [pool[i] for i in rng.permutation(len(pool))[:count]]
+        target = int(rng.integers(count))
+        checked = [bool(rng.integers(2)) for _ in range(count)]
+        counts = [int(rng.integers(1, 500)) for _ in range(count)] if with_counts else None
+        hint = choose(rng, _HINTS) if rng.random() < 0.4 else None
+        box = int(choose(rng, _BOX_PX))
+        # Width: the longest label, its box and count must fit; never wider than the page.
+        need = 34 + box + 8 + _CHAR_PX * max(len(label) for label in labels) + (48 if counts else 0)
+        width = max(need, int(rng.integers(_WIDTH[0], _WIDTH[1] + 1)))
+        width = min(width, viewport[0] - 16)
+        # Height: 2 border + 24 padding + 24 title (+ 24 hint) + the rows.
+        overhead = 50 + (24 if hint else 0)
+        row = int(rng.integers(_ROW_PX[0], _ROW_PX[1] + 1))
+        row = max(24, min(row, (viewport[1] - 16 - overhead) // count))
+        params = {
+            "title": title, "hint": hint, "labels": labels, "counts": counts, "target": target,
+            "width": width, "row": row, "box": box, "anchor": sample_anchor(rng),
+        }
+        current = sorted(label for label, on in zip(labels, checked, strict=True) if on)
+        goal = sorted(set(current) ^ {labels[target]})
+        return Sample(params, current, goal)
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        return _valid(a, params) and _valid(b, params) and a == b
+
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        title = sample.params["title"]
+        label = sample.params["labels"][sample.params["target"]]
+        locate = choose(rng, (f"Locate the '{label}' checkbox.",
+                              f"Find '{label}' under \"{title}\".",
+                              f"Where is the '{label}' option in the {title} card?",
+                              f"Point at the checkbox labelled '{label}'."))
+        if label in sample.goal_state:
+            interact = choose(rng, (f"Check '{label}'.", f"Tick '{label}' under \"{title}\".",
+                                    f"Select the '{label}' checkbox.",
+                                    f"Turn on '{label}' in {title}."))
+        else:
+            interact = choose(rng, (f"Uncheck '{label}'.", f"Untick '{label}'.",
+                                    f"Clear the '{label}' checkbox under \"{title}\".",
+                                    f"Deselect '{label}' in {title}."))
+        return Instructions(locate=locate, interact=interact)
+
+    def describe(self, state: Any, params: dict[str, Any]) -> str:
+        return ", ".join(state) if state else "(none checked)"
+
+
+def _valid(state: Any, params: dict[str, Any]) -> bool:
+    """A list of distinct labels of this card, in sorted order."""
+    if not isinstance(state, list) or not all(isinstance(s, str) for s in state):
+        return False
+    return (set(state) <= set(params["labels"]) and len(set(state)) == len(state)
+            and state == sorted(state))
