@@ -1,0 +1,214 @@
+"""Tree view: a file/folder tree in a side panel, folders expanded by their twisties.
+
+The tree has 2-4 levels and shows 8-20 rows; each folder row carries a twisty
+(a chevron) before its icon and label, file rows a blank of the same width.
+The state is the sorted list of the ids (slash-joined paths, "src/components")
+of the expanded folders. A sampled current state expands only folders whose
+ancestors are expanded too (what the panel shows is the whole state).
+
+One action: click one folder's twisty. It toggles that folder's expansion and
+nothing else: expanding shows its children (the rows below shift down),
+collapsing hides its subtree but keeps the expansion flags of the folders
+inside it, as VS Code's explorer does, so a collapsed subtree reopens as it
+was. A click anywhere else on a row (icon, label, indent) only selects the row
+visually and never changes the state. The goal is the state with one named,
+visible folder toggled: usually expanded, sometimes collapsed. The panel has a
+fixed height (enough rows for both states), so the layout above the target and
+the panel's place on the page are the same before and after the action.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import Instructions
+from widgets.base import ComponentType, Sample, choose, sample_anchor
+
+# (panel titles, folder names, file names). Folder names are drawn without
+# replacement, so every folder of a tree has a distinct name and an instruction
+# naming one is never ambiguous.
+_THEMES = (
+    (("EXPLORER", "Project", "Workspace", "Files"),
+     ("src", "components", "hooks", "utils", "pages", "services", "styles", "assets", "api",
+      "models", "store", "lib", "tests", "unit", "e2e", "fixtures", "docs", "guides", "public",
+      "images", "icons", "fonts", "scripts", "config", "layouts", "routes", "middleware",
+      "plugins", "types", "locales", "migrations", "templates", "widgets", "helpers", "views",
+      "controllers", "mocks", "reducers", "schemas", "static"),
+     ("index.ts", "App.tsx", "main.ts", "Button.tsx", "Header.tsx", "Footer.tsx", "Modal.tsx",
+      "api.ts", "client.ts", "helpers.ts", "format.ts", "theme.css", "global.css", "README.md",
+      "package.json", "tsconfig.json", ".gitignore", "LICENSE", "vite.config.ts", "setup.ts",
+      "routes.ts", "store.ts", "types.ts", "logo.svg", "favicon.ico", "en.json", "de.json",
+      "auth.test.ts", "app.spec.ts", "deploy.sh", "Makefile", "Dockerfile")),
+    (("Documents", "Shared drive", "Company files", "Finance"),
+     ("Invoices 2026", "Invoices 2025", "Receipts", "Contracts", "Tax returns", "Q1", "Q2", "Q3",
+      "Q4", "January", "February", "March", "April", "Clients", "Acme Corp", "Northwind",
+      "Suppliers", "Payroll", "Reports", "Drafts", "Archive", "Templates", "Legal", "HR",
+      "Onboarding", "Policies", "Meetings", "Minutes", "Budgets", "Marketing", "Campaigns",
+      "Press kit", "Website redesign", "Board", "Insurance", "Bank statements", "Expenses",
+      "Travel", "Scans"),
+     ("invoice-0142.pdf", "invoice-0143.pdf", "summary.xlsx", "budget.xlsx", "notes.docx",
+      "contract.pdf", "scan-031.jpg", "agenda.docx", "minutes.docx", "report.pdf",
+      "overview.pptx", "checklist.md", "letter.docx", "statement.pdf", "timesheet.xlsx",
+      "logo.png", "forecast.xlsx", "receipt-0087.pdf", "handbook.pdf", "NDA.pdf")),
+    (("Library", "Media", "My drive", "Gallery"),
+     ("Photos", "2024", "2025", "2026", "Summer trip", "Family", "Screenshots", "Music", "Albums",
+      "Podcasts", "Videos", "Wallpapers", "Camera roll", "Edited", "Raw", "Favorites", "Birthday",
+      "Wedding", "Holidays", "Lisbon", "Kyoto", "Iceland", "Pets", "Recordings", "Voice memos",
+      "Playlists", "Live sets", "Exports", "Clips", "Drone", "Portraits", "Landscapes",
+      "Projects", "Archive", "Shared", "Backups"),
+     ("IMG_2041.jpg", "IMG_2042.jpg", "IMG_3310.heic", "DSC_0193.NEF", "beach.png", "sunset.jpg",
+      "cover.jpg", "track01.mp3", "track02.mp3", "intro.wav", "episode-12.mp3", "clip-01.mp4",
+      "timelapse.mov", "notes.txt", "playlist.m3u", "thumbnail.png", "edit.xmp", "video.mp4")),
+)
+_LEVELS = (2, 4)
+_ROWS = (8, 20)
+_ROW_PX = (24, 30)
+_TWISTY_PX = (16, 20)   # square hit target, at least 4 px shorter than a row
+_INDENT_PX = (12, 20)
+_WIDTH = (220, 300)
+_EXPAND_SHARE = 0.75    # share of goals that expand (the rest collapse)
+# Panel height besides the rows: border, padding, title and its margin (tree_view.css).
+_CHROME_HEIGHT = 2 + 2 * 10 + 20 + 6
+_STAGE_MARGIN = 8
+_ATTEMPTS = 200
+
+
+def _folders(tree: list[dict], prefix: str = "") -> dict[str, dict]:
+    """Every folder of `tree` by id (its slash-joined path), in preorder."""
+    found: dict[str, dict] = {}
+    for node in tree:
+        if "children" in node:
+            path = prefix + node["name"]
+            found[path] = node
+            found.update(_folders(node["children"], path + "/"))
+    return found
+
+
+def _visible(tree: list[dict], expanded: set[str], prefix: str = "") -> list[str]:
+    """Ids of the rows the panel shows for `expanded`, top to bottom."""
+    rows = []
+    for node in tree:
+        path = prefix + node["name"]
+        rows.append(path)
+        if "children" in node and path in expanded:
+            rows += _visible(node["children"], expanded, path + "/")
+    return rows
+
+
+class TreeView(ComponentType):
+    name = "tree_view"
+    family = "view_manipulation"
+    gesture = "tap"
+
+    def _tree(self, rng: np.random.Generator, levels: int, folder_pool: list[str],
+              file_pool: tuple[str, ...]) -> list[dict]:
+        """A tree exactly `levels` deep: folders on levels 1..levels-1, files on any level."""
+        names = iter(folder_pool)
+
+        def folder_children(level: int, deep: bool) -> list[dict]:
+            # `level` is the level of the children; `deep` forces one chain to full depth.
+            max_folders = 0 if level >= levels else (3 if level == 1 else 2)
+            count = int(rng.integers(1 if deep else 0, max_folders + 1)) if max_folders else 0
+            files = int(rng.integers(0 if count else 1, 4))
+            children = []
+            for i in range(count):
+                name = next(names, None)
+                if name is None:
+                    break
+                children.append({"name": name, "children": folder_children(
+                    level + 1, deep and i == 0)})
+            picked = rng.choice(len(file_pool), size=files, replace=False)
+            children += [{"name": file_pool[int(k)]} for k in sorted(picked)]
+            return children
+
+        root_folders = int(rng.integers(2, 5))
+        roots = []
+        for i in range(root_folders):
+            roots.append({"name": next(names), "children": folder_children(2, i == 0)})
+        picked = rng.choice(len(file_pool), size=int(rng.integers(1, 4)), replace=False)
+        roots += [{"name": file_pool[int(k)]} for k in sorted(picked)]
+        return roots
+
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        titles, folder_names, file_names = choose(rng, _THEMES)
+        row = int(rng.integers(_ROW_PX[0], _ROW_PX[1] + 1))
+        free = viewport[1] - 2 * _STAGE_MARGIN - _CHROME_HEIGHT
+        # A small screen gets short rows: at least 10 fit (8 rows and an expansion).
+        row = max(_ROW_PX[0], min(row, free // (_ROWS[0] + 2)))
+        max_rows = min(_ROWS[1], free // row)
+        twisty = int(rng.integers(_TWISTY_PX[0], min(_TWISTY_PX[1], row - 4) + 1))
+        for _ in range(_ATTEMPTS):
+            levels = int(rng.integers(_LEVELS[0], _LEVELS[1] + 1))
+            pool = [folder_names[int(i)] for i in rng.permutation(len(folder_names))]
+            tree = self._tree(rng, levels, pool, file_names)
+            folders = _folders(tree)
+            # Expand visible folders top-down, so no hidden folder is expanded.
+            share = float(rng.uniform(0.3, 0.7))
+            expanded: set[str] = set()
+            for path in folders:
+                parent = path.rpartition("/")[0]
+                if (not parent or parent in expanded) and rng.random() < share:
+                    expanded.add(path)
+            rows = _visible(tree, expanded)
+            shown = [p for p in rows if p in folders]
+            expand = rng.random() < _EXPAND_SHARE
+            candidates = [p for p in shown if (p in expanded) != expand]
+            if not candidates:
+                continue
+            target = choose(rng, candidates)
+            goal = expanded ^ {target}
+            goal_rows = _visible(tree, goal)
+            if not all(_ROWS[0] <= len(r) <= max_rows for r in (rows, goal_rows)):
+                continue
+            height = min(max_rows, max(len(rows), len(goal_rows)) + int(rng.integers(0, 3)))
+            selectable = [p for p in rows if p != target]
+            params = {
+                "title": choose(rng, titles), "tree": tree, "target": target,
+                "selected": choose(rng, selectable) if rng.random() < 0.7 else None,
+                "row_height": row, "twisty": twisty,
+                "indent": int(rng.integers(_INDENT_PX[0], _INDENT_PX[1] + 1)),
+                "rows": height,
+                "width": int(min(rng.integers(_WIDTH[0], _WIDTH[1] + 1),
+                                 viewport[0] - 2 * _STAGE_MARGIN)),
+                "anchor": sample_anchor(rng),
+            }
+            return Sample(params, sorted(expanded), sorted(goal))
+        raise RuntimeError(f"tree_view: no tree of {_ROWS} rows in {_ATTEMPTS} attempts "
+                           f"for viewport {viewport}")
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        folders = _folders(params["tree"])
+
+        def valid(state: Any) -> bool:
+            return (isinstance(state, list) and all(isinstance(s, str) for s in state)
+                    and state == sorted(set(state)) and all(s in folders for s in state))
+
+        return valid(a) and valid(b) and a == b
+
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        target, title = sample.params["target"], sample.params["title"]
+        parent, _, name = target.rpartition("/")
+        parent_name = parent.rpartition("/")[2]
+        if target in sample.goal_state:
+            templates = [f"Expand the '{name}' folder.",
+                         f"Show the contents of the '{name}' folder.",
+                         f"Click the arrow next to '{name}' to expand it.",
+                         f"Expand '{name}' in the {title} tree."]
+            if parent:
+                templates.append(f"Expand the '{name}' folder inside '{parent_name}'.")
+        else:
+            templates = [f"Collapse the '{name}' folder.",
+                         f"Hide the contents of the '{name}' folder.",
+                         f"Click the arrow next to '{name}' to collapse it.",
+                         f"Collapse '{name}' in the {title} tree."]
+            if parent:
+                templates.append(f"Collapse the '{name}' folder inside '{parent_name}'.")
+        locate = choose(rng, (f"Locate the '{name}' folder in the {title} panel.",
+                              f"Find the '{name}' row in the file tree.",
+                              f"Where is the '{name}' folder?"))
+        return Instructions(locate=locate, interact=choose(rng, templates))
+
+    def describe(self, state: Any, params: dict[str, Any]) -> str:
+        return "expanded: " + (", ".join(state) if state else "(none)")
