@@ -56,7 +56,13 @@
     for (const [key, value] of Object.entries(props)) {
       if (key === "class") node.className = value;
       else if (key === "text") node.textContent = value;
-      else if (key === "style") Object.assign(node.style, value);
+      else if (key === "style") {
+        // Object.assign would silently drop custom properties (--x): set each one.
+        for (const [name, v] of Object.entries(value)) {
+          if (name.startsWith("--")) node.style.setProperty(name, v);
+          else node.style[name] = v;
+        }
+      }
       else node.setAttribute(key, value);
     }
     for (const child of children) node.append(child);

@@ -1,0 +1,139 @@
+"""Chart point: a small line chart whose points are edited by dragging them up or down.
+
+The card shows a titled line chart: 5-8 categories on the x axis (months,
+weekdays, years or weeks), a y axis with gridlines and tick labels, and one
+point per category. Every point is draggable; the instance names the target
+one, and the state is the target's value alone.
+
+One action: press in the target point's column of the plot (on its marker, or
+anywhere in the column, which jumps the point there) at p0, drag, release at
+p1. The value is set by p1's y alone: the nearest value on the chart's step
+grid, clamped to the axis range; p1's x does not matter once the drag has
+begun (the pointer is captured). A press in another column drags that
+column's point instead. The goal region in the target's column is therefore a
+horizontal band of the column. Steps are sampled so that every value owns at
+least 5 px of the y axis (a whole number of pixels per step).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import Instructions
+from widgets.base import ComponentType, Sample, choose, on_grid_index, sample_anchor, step_decimals
+
+# (title, subtitle, min, max, tick interval, step options): gridlines at the ticks.
+_SERIES = (
+    ("Revenue", "In thousands of dollars", 0, 100, 20, (1, 2, 5)),
+    ("Rainfall", "In millimetres", 0, 50, 10, (0.5, 1, 2)),
+    ("Average temperature", "In degrees Celsius", -10, 30, 10, (0.5, 1, 2)),
+    ("Conversion rate", "Percent of sessions", 0, 10, 2, (0.1, 0.2, 0.25, 0.5)),
+    ("Visitors", "In thousands", 0, 200, 50, (2, 5, 10)),
+    ("Orders", "Units sold", 0, 500, 100, (5, 10, 25)),
+    ("Customer score", "Average rating out of 10", 0, 10, 2, (0.1, 0.2, 0.25, 0.5)),
+    ("Uptime", "Percent of time online", 90, 100, 2, (0.1, 0.2, 0.25, 0.5)),
+    ("CPU load", "Average, in percent", 0, 100, 25, (1, 2.5, 5)),
+    ("Signups", "New accounts", 0, 60, 10, (1, 2, 5)),
+    ("Energy use", "In kilowatt-hours", 0, 40, 10, (0.5, 1, 2)),
+)
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_COUNT = (5, 8)
+_COLUMN = (36, 80)  # px per category, even
+_MIN_PX_PER_STEP = 5
+_MAX_PX_PER_STEP = 14
+_STAGE_MARGIN = 8
+_GUTTER = 44  # y tick labels
+# Card height besides the plot's value range: border and padding, title,
+# subtitle, plot paddings (at most), x labels.
+_CHROME_HEIGHT = 2 + 24 + 20 + 20 + 8 + 24 + 12 + 24
+_CHROME_WIDTH = 2 + 32 + _GUTTER
+
+
+def _categories(rng: np.random.Generator, count: int) -> tuple[list[str], list[str]]:
+    """Axis labels and the names the instructions use, for `count` consecutive categories."""
+    kind = choose(rng, ("months", "weekdays", "years", "weeks"))
+    if kind == "months":
+        start = int(rng.integers(0, 12 - count + 1))
+        names = list(_MONTHS[start:start + count])
+        return [n[:3] for n in names], names
+    if kind == "weekdays":
+        count = min(count, 7)
+        names = list(_WEEKDAYS[:count])
+        return [n[:3] for n in names], names
+    if kind == "years":
+        start = int(rng.integers(2012, 2020))
+        names = [str(start + i) for i in range(count)]
+        return names, names
+    start = int(rng.integers(1, 40))
+    return [f"W{start + i}" for i in range(count)], [f"week {start + i}" for i in range(count)]
+
+
+class ChartPoint(ComponentType):
+    name = "chart_point"
+    family = "numeric_range"
+    gesture = "drag"
+
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        title, subtitle, lo, hi, tick, step_options = choose(rng, _SERIES)
+        max_height = min(300, viewport[1] - 2 * _STAGE_MARGIN - _CHROME_HEIGHT)
+        fitting = [s for s in step_options
+                   if round((hi - lo) / s) * _MIN_PX_PER_STEP <= max_height]
+        step = choose(rng, fitting or [max(step_options)])
+        steps = int(round((hi - lo) / step))
+        fewest = max(_MIN_PX_PER_STEP, math.ceil(120 / steps))
+        most = max(_MIN_PX_PER_STEP, min(_MAX_PX_PER_STEP, max_height // steps))
+        px_per_step = int(rng.integers(min(fewest, most), most + 1))
+        labels, names = _categories(rng, int(rng.integers(_COUNT[0], _COUNT[1] + 1)))
+        count = len(labels)
+        fit = (viewport[0] - 2 * _STAGE_MARGIN - _CHROME_WIDTH) // count
+        column = 2 * (min(fit, int(rng.integers(_COLUMN[0], _COLUMN[1] + 1))) // 2)
+        # A random walk on the step grid, so the line looks like data.
+        walk = [int(rng.integers(steps // 5, steps - steps // 5 + 1))]
+        for _ in range(count - 1):
+            move = int(rng.integers(-(steps // 4), steps // 4 + 1))
+            walk.append(min(steps, max(0, walk[-1] + move)))
+        target = int(rng.integers(count))
+        current_k = int(rng.integers(steps + 1))
+        goal_k = int(rng.integers(steps))
+        goal_k += goal_k >= current_k  # any value but the current one
+        decimals = step_decimals(step)
+        values: list[float | None] = [round(lo + k * step, decimals) for k in walk]
+        values[target] = None  # the target's value is the instance's state, given apart
+        params = {
+            "title": title, "subtitle": subtitle, "min": lo, "max": hi, "step": step, "tick": tick,
+            "px_per_step": px_per_step, "labels": labels, "names": names, "values": values,
+            "target": target, "column": column, "data_labels": bool(rng.integers(2)),
+            "anchor": sample_anchor(rng),
+        }
+        return Sample(params, round(lo + current_k * step, decimals),
+                      round(lo + goal_k * step, decimals))
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        steps = int(round((params["max"] - params["min"]) / params["step"]))
+        ka = on_grid_index(a, params["min"], params["step"])
+        kb = on_grid_index(b, params["min"], params["step"])
+        return ka is not None and ka == kb and 0 <= ka <= steps
+
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        params = sample.params
+        name, title = params["names"][params["target"]], params["title"]
+        goal = self.describe(sample.goal_state, params)
+        locate = choose(rng, (f"Locate the {name} point in the {title} chart.",
+                              f"Find the data point for {name}.",
+                              f"Where is the {name} value on the {title} chart?"))
+        interact = choose(rng, (
+            f"Drag the {name} point to {goal}.",
+            f"Set {name}'s value to {goal}.",
+            f"Move the {name} data point so that it reads {goal}.",
+            f"In the {title} chart, set {name} to {goal}.",
+            f"Change the value for {name} to {goal}.",
+        ))
+        return Instructions(locate=locate, interact=interact)
+
+    def describe(self, state: Any, params: dict[str, Any]) -> str:
+        return f"{state:.{step_decimals(params['step'])}f}"

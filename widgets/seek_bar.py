@@ -1,0 +1,110 @@
+"""Seek bar: a media player's progress bar, operated by dragging the playhead.
+
+The player card shows the clip's title (and a poster for videos), a play button,
+the elapsed time "m:ss", the seek track with its played portion and playhead,
+and the total duration. The state is the playback position in whole seconds, on
+the bar's seek step: 1 s for short clips, 5 s for longer ones.
+
+One action: press on the playhead at p0 (or anywhere on the track, which jumps
+the playhead there), drag, release at p1. The position is set by p1's x alone,
+rounded to the nearest seek step and clamped to [0, duration], so the goal
+region is a vertical band of the track. The play button is a distractor: it
+never changes the position. Steps are sampled so that every position owns at
+least 5 px of track.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import Instructions
+from widgets.base import ComponentType, Sample, choose, on_grid_index, sample_anchor
+
+# (title, subtitle, noun): what is playing.
+_MEDIA = (
+    ("Lecture 4: Fourier series", "Signals and Systems", "video"),
+    ("Sourdough in 10 steps", "Home Baking", "video"),
+    ("Quarterly results call", "Investor Relations", "recording"),
+    ("Night Drive", "Paper Moon", "track"),
+    ("Golden Hour", "Slow Rain", "track"),
+    ("Episode 12: Deep sea", "The Curious Hour", "episode"),
+    ("Product demo", "Onboarding", "video"),
+    ("Morning Tide", "Static Hearts", "track"),
+    ("Interview with the author", "Book Club Weekly", "episode"),
+    ("Trail run highlights", "Outdoor Diaries", "video"),
+    ("Voice memo 7", "Recordings", "recording"),
+    ("Chapter 3", "Audiobook: Walden", "chapter"),
+)
+_PX_PER_STEP = (5.0, 14.0)
+_SHORT_STEPS = (15, 180)  # 1 s steps: clips of 0:15 to 3:00
+_LONG_STEPS = (24, 180)   # 5 s steps: clips of 2:00 to 15:00
+_STAGE_MARGIN = 8
+_CHROME = 2 * 16 + 2  # card padding and border, horizontally
+_HEADS = (12, 14, 16)  # even, so the rail starts on a whole pixel
+_TIME = 48  # the elapsed and total labels, fixed width
+_INLINE_EXTRA = 32 + 8 + _TIME + 8 + 8 + _TIME  # play button, labels and gaps in one row
+
+
+def clock(seconds: int) -> str:
+    """m:ss, the way players write a position."""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+class SeekBar(ComponentType):
+    name = "seek_bar"
+    family = "numeric_range"
+    gesture = "drag"
+
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        title, subtitle, noun = choose(rng, _MEDIA)
+        head = choose(rng, _HEADS)
+        room = viewport[0] - 2 * _STAGE_MARGIN - _CHROME - head
+        inline_room = min(900, room - _INLINE_EXTRA)
+        inline = inline_room >= 240 and bool(rng.integers(2))
+        max_track = inline_room if inline else min(900, room)
+        max_steps = max_track // 5
+        short = bool(rng.integers(2)) and max_steps >= _SHORT_STEPS[0]
+        bounds = _SHORT_STEPS if short else _LONG_STEPS
+        steps = int(rng.integers(bounds[0], min(bounds[1], max_steps) + 1))
+        step = 1 if short else 5
+        px_per_step = float(rng.uniform(*_PX_PER_STEP))
+        track = int(min(max_track, max(min(240, max_track), steps * px_per_step)))
+        current_k = int(rng.integers(steps + 1))
+        goal_k = int(rng.integers(steps))
+        goal_k += goal_k >= current_k  # any position but the current one
+        video = noun == "video"
+        # A poster for videos; it must leave room for the bar on small viewports.
+        poster = int(min(rng.integers(120, 200), viewport[1] - 2 * _STAGE_MARGIN - 160))
+        params = {
+            "title": title, "subtitle": subtitle, "noun": noun, "duration": steps * step,
+            "step": step, "track": track, "head": head, "layout": "inline" if inline else
+            "stacked", "poster": poster if video else 0,
+            "buffered": round(float(rng.uniform(0.3, 1.0)), 3), "anchor": sample_anchor(rng),
+        }
+        return Sample(params, current_k * step, goal_k * step)
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        steps = params["duration"] // params["step"]
+        ka = on_grid_index(a, 0, params["step"])
+        kb = on_grid_index(b, 0, params["step"])
+        return ka is not None and ka == kb and 0 <= ka <= steps
+
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        title, noun = sample.params["title"], sample.params["noun"]
+        goal = self.describe(sample.goal_state, sample.params)
+        locate = choose(rng, (f"Locate the seek bar of the {noun}.",
+                              f"Find the playback progress bar for '{title}'.",
+                              f"Where is the timeline of the {noun} player?"))
+        interact = choose(rng, (
+            f"Seek to {goal}.",
+            f"Jump to {goal} in the {noun}.",
+            f"Move the playhead to {goal}.",
+            f"Skip to {goal} of '{title}'.",
+            f"Set the playback position to {goal}.",
+        ))
+        return Instructions(locate=locate, interact=interact)
+
+    def describe(self, state: Any, params: dict[str, Any]) -> str:
+        return clock(int(state))

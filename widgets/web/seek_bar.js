@@ -1,0 +1,75 @@
+"use strict";
+// Seek bar: the playback position is set by the pointer's x during a drag,
+// rounded to the seek step. The play button never changes the position.
+FineState.define("seek_bar", (host, params, state, kit) => {
+  const { duration, step, track: trackLength, head } = params;
+  const steps = Math.round(duration / step);
+  let index = Math.round(state / step);
+
+  const clock = (s) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  const inset = head / 2;  // the rail starts and ends half a playhead inside the band
+  const rail = kit.el("div", { class: "fs-seek-rail",
+    style: { left: `${inset}px`, width: `${trackLength}px` } });
+  const buffered = kit.el("div", { class: "fs-seek-buffered",
+    style: { left: `${inset}px`, width: `${Math.round(params.buffered * trackLength)}px` } });
+  const played = kit.el("div", { class: "fs-seek-played", style: { left: `${inset}px` } });
+  const playhead = kit.el("div", { class: "fs-seek-head",
+    style: { width: `${head}px`, height: `${head}px`, top: `${(20 - head) / 2}px` } });
+  // The hit band: the rail plus half a playhead beyond each end.
+  const band = kit.el("div", { class: "fs-seek-band",
+    style: { width: `${trackLength + head}px` } },
+    rail, buffered, played, playhead);
+  const elapsed = kit.el("div", { class: "fs-seek-time fs-seek-elapsed" });
+  const total = kit.el("div", { class: "fs-seek-time", text: clock(duration) });
+  const play = kit.el("div", { class: "fs-seek-play" }, kit.el("div", { class: "fs-seek-triangle" }));
+
+  const parts = [];
+  if (params.poster) {
+    parts.push(kit.el("div", { class: "fs-seek-poster", style: { height: `${params.poster}px` } },
+      kit.el("div", { class: "fs-seek-poster-play" }, kit.el("div", { class: "fs-seek-triangle" }))));
+  }
+  parts.push(kit.el("div", { class: "fs-label", text: params.title }),
+             kit.el("div", { class: "fs-seek-subtitle", text: params.subtitle }));
+  if (params.layout === "inline") {
+    parts.push(kit.el("div", { class: "fs-seek-row" }, play, elapsed, band, total));
+  } else {
+    parts.push(band, kit.el("div", { class: "fs-seek-row" }, play, elapsed,
+      kit.el("div", { class: "fs-seek-slash", text: "/" }), total));
+  }
+  host.append(kit.el("div", { class: `fs-card fs-seek-${params.layout}` }, ...parts));
+
+  function show() {
+    const x = (index / steps) * trackLength;  // playhead centre, relative to the rail start
+    playhead.style.left = `${x}px`;
+    played.style.width = `${x}px`;
+    elapsed.textContent = clock(index * step);
+  }
+  // The one mapping from a pointer position to a step index, used by the
+  // handlers and by the goal-box measurement alike.
+  function indexAt(clientX) {
+    const start = rail.getBoundingClientRect().left;
+    const t = ((clientX - start) / trackLength) * steps;
+    return Math.min(steps, Math.max(0, Math.round(t)));
+  }
+  const follow = (event) => { index = indexAt(event.clientX); show(); };
+  let before = index;
+  const revert = () => { index = before; show(); };
+  kit.onDrag(band, { start: (event) => { before = index; follow(event); }, move: follow,
+                     end: follow, cancel: revert });
+  show();
+
+  return {
+    state: () => index * step,
+    boxes(goal) {
+      const goalIndex = Math.round(goal / step);
+      const core = kit.boxOf(band);
+      return {
+        loc: kit.boxOf(host),
+        core,
+        // indexAt depends on x alone: the band of x whose index is the goal's.
+        goal: kit.largestBox(core, (x) => indexAt(x) === goalIndex),
+        now: kit.boxOf(playhead),
+      };
+    },
+  };
+});
