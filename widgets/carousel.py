@@ -1,0 +1,139 @@
+"""Carousel: a card with an image carousel, its arrows and a row of dot indicators.
+
+One action: click the goal slide's dot. The dots are small square hit targets
+(8-14 px) with gaps between them in which a click does nothing; a click on a
+dot shows that slide at once, so any slide is one action away. The goal is
+never the current slide nor its neighbour: the prev/next arrows work too (one
+slide back or forth, stopping at the ends), so a neighbour would be reachable
+outside the goal box, which is the goal's dot alone. The state is the shown slide's index,
+0-based (instructions count from 1 or name the slide's title).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import Instructions
+from widgets.base import ComponentType, Sample, choose, sample_anchor
+
+# (card title, noun, slides as (title, caption)).
+_DECKS = (
+    ("Featured destinations", "destination", (
+        ("Harbour at dusk", "Fishing boats come home as the lights go on."),
+        ("Alpine lake", "Still water under the first snow of autumn."),
+        ("Desert road", "Two hundred kilometres without a single bend."),
+        ("Old town square", "Market stalls open at seven every morning."),
+        ("Rice terraces", "Green steps carved into the hillside."),
+        ("Northern lights", "A clear night far above the Arctic Circle."),
+        ("Coastal cliffs", "A walking trail along the edge of the sea."),
+        ("Lavender fields", "In full bloom from late June to August."),
+        ("Forest trail", "Eight kilometres of shade and birdsong."),
+        ("City skyline", "The view from the fortieth floor."),
+        ("Island ferry", "Forty minutes across a calm bay."),
+        ("Snowy village", "Wooden chalets and one small bakery."))),
+    ("New arrivals", "product", (
+        ("Trail runner 2", "Light shoes with a grippy sole."),
+        ("Canvas tote", "Roomy, washable and built to last."),
+        ("Wool beanie", "Soft merino in six colours."),
+        ("Rain shell", "Packs into its own pocket."),
+        ("Desk lamp", "Warm light with three brightness steps."),
+        ("Ceramic mug", "Hand glazed, holds 350 ml."),
+        ("Travel pillow", "Memory foam for long flights."),
+        ("Steel bottle", "Keeps drinks cold for a day."),
+        ("Linen shirt", "Breathable fabric for hot days."),
+        ("Day pack", "Twenty litres with a laptop sleeve."))),
+    ("This week's recipes", "recipe", (
+        ("Lemon pasta", "Ready in twenty minutes."),
+        ("Tomato soup", "With basil and crunchy croutons."),
+        ("Green curry", "Coconut milk, lime and fresh herbs."),
+        ("Mushroom risotto", "Slow stirred and creamy."),
+        ("Fish tacos", "Crisp slaw and a squeeze of lime."),
+        ("Lentil stew", "Hearty, cheap and freezer friendly."),
+        ("Berry tart", "Buttery crust, summer fruit."),
+        ("Banana bread", "Moist loaf with walnuts."),
+        ("Veggie burger", "Black beans and smoked paprika."),
+        ("Pancake stack", "Fluffy, with maple syrup."))),
+    ("Getting started", "tip", (
+        ("Create a project", "Give it a name and invite your team."),
+        ("Add your first task", "Tasks can have due dates and owners."),
+        ("Set up a board", "Drag cards between columns."),
+        ("Connect your calendar", "See deadlines next to meetings."),
+        ("Turn on reminders", "Never miss a due date again."),
+        ("Share a view", "Send a read-only link to anyone."),
+        ("Use shortcuts", "Press the question mark to see them all."),
+        ("Track time", "Start a timer on any task."),
+        ("Export a report", "CSV or PDF, your choice."))),
+)
+_COUNT = (4, 10)
+_DOT = (8, 14)
+_GAP = (6, 12)
+_WIDTH = (260, 400)
+_HEIGHT = (140, 200)
+_STAGE_MARGIN = 8
+# Card chrome (see carousel.css): borders 2, padding 2 x 12 (vertical) and
+# 2 x 16 (horizontal), title 20 + 8, dots row margin 12 + dot.
+_CHROME_W = 34
+_CHROME_H = 2 + 24 + 28 + 12
+
+
+class Carousel(ComponentType):
+    name = "carousel"
+    family = "view_manipulation"
+    gesture = "tap"
+
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        title, noun, pool = choose(rng, _DECKS)
+        count = min(int(rng.integers(_COUNT[0], _COUNT[1] + 1)), len(pool))
+        chosen = rng.choice(len(pool), size=count, replace=False)
+        slides = []
+        for i in chosen:
+            name, caption = pool[int(i)]
+            # The picture: a sun, a hill and a tint, all drawn from the theme's colours.
+            slides.append({
+                "title": name, "caption": caption,
+                "tint": int(rng.integers(18, 46)), "sun": round(float(rng.uniform(0.15, 0.85)), 3),
+                "hill": round(float(rng.uniform(0.0, 0.6)), 3),
+            })
+        dot = int(rng.integers(_DOT[0], _DOT[1] + 1))
+        gap = int(rng.integers(_GAP[0], _GAP[1] + 1))
+        width = min(int(rng.integers(_WIDTH[0], _WIDTH[1] + 1)),
+                    viewport[0] - 2 * _STAGE_MARGIN - _CHROME_W)
+        height = min(int(rng.integers(_HEIGHT[0], _HEIGHT[1] + 1)),
+                     viewport[1] - 2 * _STAGE_MARGIN - _CHROME_H - dot)
+        current = int(rng.integers(count))
+        # Not the current slide nor a neighbour: an arrow would reach those too,
+        # and only the dot is the goal box.
+        far = [i for i in range(count) if abs(i - current) >= 2]
+        goal = int(choose(rng, far))
+        params = {
+            "title": title, "noun": noun, "slides": slides, "dot": dot, "gap": gap,
+            "width": width, "height": height, "anchor": sample_anchor(rng),
+        }
+        return Sample(params, current, goal)
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        count = len(params["slides"])
+        return (all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < count
+                    for v in (a, b)) and a == b)
+
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        title, noun = sample.params["title"], sample.params["noun"]
+        count = len(sample.params["slides"])
+        goal = sample.goal_state
+        name = sample.params["slides"][goal]["title"]
+        locate = choose(rng, (f"Locate the {title} carousel.",
+                              f"Find the {title} slideshow.",
+                              f"Where is the carousel of {title}?"))
+        interact = choose(rng, (
+            f"Show slide {goal + 1}.",
+            f"Go to the '{name}' slide.",
+            f"Open slide {goal + 1} of {count} in the {title} carousel.",
+            f"Switch the carousel to the {noun} '{name}'.",
+            f"Jump straight to slide {goal + 1} using the dots.",
+        ))
+        return Instructions(locate=locate, interact=interact)
+
+    def describe(self, state: Any, params: dict[str, Any]) -> str:
+        return f"slide {state + 1}: {params['slides'][state]['title']}"

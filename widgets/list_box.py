@@ -1,0 +1,114 @@
+"""List box: a labelled dropdown field with its option list open below it.
+
+One action: click the goal option's row. The list shows 6-14 options, all
+visible (no scrolling); rows are full-width rectangles that tile the list edge
+to edge, so a click anywhere on a row selects that option and the list stays
+open (the target configuration has the same layout). Clicking the field, or
+the list's thin top and bottom padding, changes nothing. The state is the
+selected option's text; options are distinct within an instance.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import Instructions
+from widgets.base import ComponentType, Sample, choose, sample_anchor
+
+# (label, noun, options in their natural order): a sample keeps that order.
+_LISTS = (
+    ("Country", "country", (
+        "Argentina", "Australia", "Austria", "Belgium", "Brazil", "Canada", "Chile", "Denmark",
+        "Egypt", "Finland", "France", "Germany", "Greece", "India", "Ireland", "Italy", "Japan",
+        "Kenya", "Mexico", "Morocco", "Netherlands", "New Zealand", "Norway", "Peru", "Poland",
+        "Portugal", "Spain", "Sweden", "Switzerland", "Thailand", "Turkey", "Vietnam")),
+    ("Font", "font", (
+        "Arial", "Baskerville", "Calibri", "Courier New", "Futura", "Garamond", "Georgia",
+        "Gill Sans", "Helvetica", "Lato", "Merriweather", "Montserrat", "Open Sans", "Palatino",
+        "Roboto", "Tahoma", "Times New Roman", "Trebuchet MS", "Verdana")),
+    ("Time zone", "time zone", (
+        "Pacific/Honolulu", "America/Anchorage", "America/Los_Angeles", "America/Denver",
+        "America/Chicago", "America/New_York", "America/Sao_Paulo", "Atlantic/Azores",
+        "Europe/London", "Europe/Paris", "Europe/Berlin", "Europe/Athens", "Europe/Moscow",
+        "Asia/Dubai", "Asia/Kolkata", "Asia/Bangkok", "Asia/Shanghai", "Asia/Tokyo",
+        "Australia/Sydney", "Pacific/Auckland")),
+    ("Font size", "font size", (
+        "8 pt", "9 pt", "10 pt", "10.5 pt", "11 pt", "12 pt", "14 pt", "16 pt", "18 pt", "20 pt",
+        "22 pt", "24 pt", "28 pt", "36 pt", "48 pt", "72 pt")),
+    ("Shoe size", "shoe size", (
+        "EU 36", "EU 36.5", "EU 37", "EU 37.5", "EU 38", "EU 38.5", "EU 39", "EU 40", "EU 40.5",
+        "EU 41", "EU 42", "EU 42.5", "EU 43", "EU 44", "EU 44.5", "EU 45", "EU 46")),
+    ("Language", "language", (
+        "Arabic", "Chinese", "Czech", "Danish", "Dutch", "English", "Finnish", "French",
+        "German", "Greek", "Hindi", "Hungarian", "Italian", "Japanese", "Korean", "Norwegian",
+        "Polish", "Portuguese", "Russian", "Spanish", "Swedish", "Turkish", "Ukrainian")),
+    ("Currency", "currency", (
+        "AUD - Australian dollar", "BRL - Brazilian real", "CAD - Canadian dollar",
+        "CHF - Swiss franc", "CNY - Chinese yuan", "DKK - Danish krone", "EUR - Euro",
+        "GBP - Pound sterling", "INR - Indian rupee", "JPY - Japanese yen",
+        "MXN - Mexican peso", "NOK - Norwegian krone", "PLN - Polish zloty",
+        "SEK - Swedish krona", "USD - US dollar", "ZAR - South African rand")),
+    ("Paper size", "paper size", (
+        "A3", "A4", "A5", "A6", "B4", "B5", "Letter", "Legal", "Tabloid", "Executive",
+        "Envelope #10", "Envelope DL", "Envelope C5")),
+    ("Shipping speed", "shipping option", (
+        "Same day", "Next day", "2 days", "3-5 days", "5-7 days", "7-10 days",
+        "10-14 days", "2-3 weeks", "Pickup in store", "Locker pickup")),
+    ("Repeat", "repeat interval", (
+        "Never", "Every day", "Every weekday", "Every 2 days", "Every week", "Every 2 weeks",
+        "Every month", "Every 2 months", "Every 3 months", "Every 6 months", "Every year")),
+)
+_COUNT = (6, 14)
+_ROW_HEIGHT = (28, 36)
+_WIDTH = (220, 300)
+_STAGE_MARGIN = 8
+# Height besides the rows (see list_box.css): label 20 + 4, field 36, list gap 4,
+# list borders 2 and padding 8.
+_CHROME_HEIGHT = 74
+
+
+class ListBox(ComponentType):
+    name = "list_box"
+    family = "specific_data"
+    gesture = "tap"
+
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        label, noun, pool = choose(rng, _LISTS)
+        row_height = int(rng.integers(_ROW_HEIGHT[0], _ROW_HEIGHT[1] + 1))
+        free = viewport[1] - 2 * _STAGE_MARGIN - _CHROME_HEIGHT
+        if free // row_height < _COUNT[0]:  # a short viewport gets the smallest rows
+            row_height = _ROW_HEIGHT[0]
+        fits = max(2, free // row_height)
+        count = min(int(rng.integers(_COUNT[0], _COUNT[1] + 1)), fits, len(pool))
+        picked = sorted(int(i) for i in rng.choice(len(pool), size=count, replace=False))
+        options = [pool[i] for i in picked]
+        current = int(rng.integers(count))
+        goal = int(rng.integers(count - 1))
+        goal += goal >= current  # any option but the current one
+        width = min(int(rng.integers(_WIDTH[0], _WIDTH[1] + 1)),
+                    viewport[0] - 2 * _STAGE_MARGIN)
+        params = {
+            "label": label, "noun": noun, "options": options, "row_height": row_height,
+            "width": width, "anchor": sample_anchor(rng),
+        }
+        return Sample(params, options[current], options[goal])
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        options = params["options"]
+        return isinstance(a, str) and isinstance(b, str) and a in options and a == b
+
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        label, noun = sample.params["label"], sample.params["noun"]
+        goal = sample.goal_state
+        locate = choose(rng, (f"Locate the {label} dropdown.",
+                              f"Find the open {label} list.",
+                              f"Where is the {label} selector?"))
+        interact = choose(rng, (
+            f"Select \"{goal}\" in the {label} list.",
+            f"Set {label} to {goal}.",
+            f"Choose {goal} as the {noun}.",
+            f"Change the {noun} to \"{goal}\".",
+        ))
+        return Instructions(locate=locate, interact=interact)

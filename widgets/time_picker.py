@@ -1,0 +1,89 @@
+"""Time picker: a labelled time field with its Material-style clock popup open in minute mode.
+
+One action: one click on the dial. The hour is fixed (the header shows it, but
+the popup stays in minute mode and the header does not switch modes); the
+minute is set by the click's angle around the dial centre alone: 0 degrees at
+12 o'clock, clockwise, minute = round(angle / 6) mod 60, so each minute owns a
+6 degree wedge. Only clicks on the dial ring count, between 35 % of the dial
+radius and the radius; the centre and anything off the dial change nothing,
+nor do the inert Cancel/OK buttons. The popup stays open, so the target
+configuration has the same layout. The goal region is a ring sector, which no
+rectangle fills (goal_box_is_region is False). The state is "HH:MM" (24 h).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import Instructions
+from widgets.base import ComponentType, Sample, choose, sample_anchor
+
+_LABELS = ("Alarm", "Meeting start", "Reminder", "Wake-up", "Departure", "Pickup",
+           "Lunch break", "Check-in", "Bedtime", "Class start", "Shift end", "Delivery slot")
+_TITLES = ("Select time", "Set time", "Pick a time", "Enter time")
+_RADIUS = (100, 130)
+_MIN_RADIUS = 40
+_STAGE_MARGIN = 8
+# Fixed parts of the two layouts (see time_picker.css), in CSS px. Portrait:
+# label 20 + 4, field 36, popup gap 4, borders 2, padding 24, title 20 + 8,
+# header 52 + 12, dial margin 12, buttons 32; width: padding 32 + borders 2.
+_PORTRAIT = {"height": 226, "width": 34}
+# Landscape (header and buttons in a 120 px column left of the dial, 16 px gap):
+# height besides the dial: label, field, gap, borders, padding = 90.
+_LANDSCAPE = {"height": 90, "width": 170}
+_STATE = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
+
+
+def _valid(state: Any) -> bool:
+    return isinstance(state, str) and _STATE.fullmatch(state) is not None
+
+
+class TimePicker(ComponentType):
+    name = "time_picker"
+    family = "specific_data"
+    gesture = "tap"
+    goal_box_is_region = False
+
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        hour = int(rng.integers(24))
+        current = int(rng.integers(60))
+        goal = int(rng.integers(59))
+        goal += goal >= current  # any minute but the current one
+        wanted = int(rng.integers(_RADIUS[0], _RADIUS[1] + 1))
+        free_w = viewport[0] - 2 * _STAGE_MARGIN
+        free_h = viewport[1] - 2 * _STAGE_MARGIN
+        fit_portrait = min(free_h - _PORTRAIT["height"], free_w - _PORTRAIT["width"]) // 2
+        fit_landscape = min(free_h - _LANDSCAPE["height"], free_w - _LANDSCAPE["width"]) // 2
+        # Portrait as on a phone held upright; a short viewport gets the landscape
+        # layout (header beside the dial) when that leaves the larger dial.
+        layout = "portrait" if fit_portrait >= min(wanted, fit_landscape) else "landscape"
+        fit = fit_portrait if layout == "portrait" else fit_landscape
+        radius = max(_MIN_RADIUS, min(wanted, fit))
+        params = {
+            "label": choose(rng, _LABELS), "title": choose(rng, _TITLES), "hour": hour,
+            "radius": radius, "layout": layout, "anchor": sample_anchor(rng),
+        }
+        return Sample(params, f"{hour:02d}:{current:02d}", f"{hour:02d}:{goal:02d}")
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        return _valid(a) and _valid(b) and a == b
+
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        label = sample.params["label"]
+        goal = sample.goal_state
+        hour, minute = int(goal[:2]), int(goal[3:])
+        twelve = f"{(hour + 11) % 12 + 1}:{minute:02d} {'AM' if hour < 12 else 'PM'}"
+        locate = choose(rng, (f"Locate the {label} time picker.",
+                              f"Find the {label} field and its clock.",
+                              f"Where is the clock dial for {label}?"))
+        interact = choose(rng, (
+            f"Set {label} to {goal}.",
+            f"Pick {goal} on the {label} clock.",
+            f"Change the {label} time to {goal}.",
+            f"Make {label} {twelve}.",
+            f"Keep the hour and set the minutes of {label} to {minute:02d} ({goal}).",
+        ))
+        return Instructions(locate=locate, interact=interact)
