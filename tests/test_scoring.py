@@ -83,3 +83,13 @@ def test_coordinate_round_trips():
     assert point_from_pixel((640, 360), "normalized", size) == (0.5, 0.5)
     assert box_from_pixel((128, 72, 1279, 719), "normalized", size) == (0.1, 0.1,
                                                                         1279 / 1280, 719 / 720)
+
+
+def test_grid_equality_is_exact_and_rejects_malformed_states():
+    from widgets.base import on_grid_index
+
+    assert on_grid_index(7.4, 0, 0.1) == 74
+    assert on_grid_index(0.1 + 0.2, 0, 0.1) == 3  # float representation error is not a miss
+    assert on_grid_index(7.45, 0, 0.1) is None  # off the grid: never rounded onto it
+    for bad in (math.nan, math.inf, -math.inf, "7.4", None, True, [7.4]):
+        assert on_grid_index(bad, 0, 0.1) is None

@@ -9,6 +9,7 @@ which also measures the boxes from the rendered control.
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -83,6 +84,8 @@ def on_grid_index(value: Any, start: float, step: float) -> int | None:
     which is what "compares on the step grid" means for decimal steps like 0.1.
     """
     if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if not math.isfinite(value):  # a NaN or infinite read-back is on no grid
         return None
     k = (float(value) - start) / step
     nearest = round(k)

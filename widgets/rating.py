@@ -1,0 +1,136 @@
+"""Rating: star ratings for 2-4 named items on a review card, one of them the target.
+
+One action: hover p0 (over the target's rating row), click p1 on a star. On a
+5-star control each star is two square hit elements: its left half sets k - 0.5,
+its right half sets k (half-star precision); on a 10-star control a star is one
+hit element and sets k. A click always sets the value (clicking the current
+value keeps it: there is no clear-by-click), and the gaps between stars do
+nothing. The other items' stars are live too, but the state is the target's
+rating alone: a number on the 0.5 grid (5 stars) or the 1 grid (10 stars), 0
+meaning not rated yet. The goal is any other rating above 0, reached by one
+click on the half (or whole) star that yields it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import Instructions
+from widgets.base import ComponentType, Sample, choose, on_grid_index, sample_anchor
+
+# (card title, rated aspects).
+_DOMAINS = (
+    ("Rate your meal", ("Food", "Service", "Ambience", "Value", "Cleanliness")),
+    ("How was your stay?", ("Location", "Rooms", "Staff", "Cleanliness", "Breakfast", "Value")),
+    ("Review this product", ("Quality", "Design", "Battery life", "Ease of use",
+                             "Value for money")),
+    ("Course feedback", ("Content", "Instructor", "Pace", "Materials", "Exercises")),
+    ("Rate the film", ("Story", "Acting", "Visuals", "Soundtrack", "Ending")),
+    ("Your trip", ("Driver", "Vehicle", "Route", "Punctuality", "Comfort")),
+)
+_CHAR_PX = 9.5  # a safe upper bound on a 14 px label character's advance, any theme font
+_CARD_CHROME = (34, 26 + 28)  # card padding + border (x); that plus the title line (y)
+_CAPTION_PX = 80  # rating.css .fs-rate-caption
+_SPACING = 12  # between label, stars and caption in a row, and between rows
+
+
+def _fit(layout: str, count: int, stars: int, size: int, gap: int, label_px: int
+         ) -> tuple[int, int]:
+    """(width, height) of the card in px, as rating.css lays it out."""
+    row_stars = stars * size + (stars - 1) * gap
+    if layout == "inline":
+        width = label_px + _SPACING + row_stars + _SPACING + _CAPTION_PX
+        row = max(size, 20)
+    else:  # stacked: label and caption on a line, the stars below
+        width = max(row_stars, label_px + _SPACING + _CAPTION_PX)
+        row = 20 + 6 + size
+    return (width + _CARD_CHROME[0],
+            count * row + (count - 1) * _SPACING + _CARD_CHROME[1])
+
+
+def _value(k: int, step: float) -> float | int:
+    """The k-th value of the grid: floats on the half-star grid, ints on the whole one."""
+    return k * step if step == 0.5 else k
+
+
+class Rating(ComponentType):
+    name = "rating"
+    family = "specific_data"
+    gesture = "tap"
+
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        title, pool = choose(rng, _DOMAINS)
+        stars = int(choose(rng, (5, 5, 10)))
+        step = 0.5 if stars == 5 else 1
+        if stars == 5:
+            size, gap = 2 * int(rng.integers(12, 21)), int(choose(rng, (0, 2, 4, 6, 8)))
+        else:
+            size, gap = 2 * int(rng.integers(9, 16)), int(choose(rng, (0, 2, 4)))
+        count = int(rng.integers(2, 5))
+        labels = [pool[int(i)] for i in rng.permutation(len(pool))[:count]]
+        label_px = math.ceil(max(len(t) for t in labels) * _CHAR_PX) + 4
+        layout = choose(rng, ("inline", "inline", "stacked"))
+        room = (viewport[0] - 16, viewport[1] - 16)  # the stage keeps an 8 px margin
+
+        def fits() -> bool:
+            width, height = _fit(layout, count, stars, size, gap, label_px)
+            return width <= room[0] and height <= room[1]
+
+        if not fits():
+            layout = "stacked"
+        while not fits():  # a small viewport: fewer rows, then smaller, tighter stars
+            if _fit(layout, count, stars, size, gap, label_px)[1] > room[1] and count > 2:
+                count -= 1
+            elif gap > 0:
+                gap -= 2
+            elif size > 16:
+                size -= 2
+            else:
+                break
+        labels = labels[:count]
+        steps = round(stars / step)
+        target = int(rng.integers(count))
+        current_k = 0 if rng.random() < 0.15 else int(rng.integers(1, steps + 1))
+        if current_k == 0:
+            goal_k = int(rng.integers(1, steps + 1))
+        else:  # any value above 0 but the current one
+            goal_k = int(rng.integers(1, steps))
+            goal_k += goal_k >= current_k
+        values = [None if i == target else _value(int(rng.integers(steps + 1)), step)
+                  for i in range(count)]
+        width, _ = _fit(layout, count, stars, size, gap, label_px)
+        params = {
+            "title": title, "labels": labels, "values": values, "target": target,
+            "stars": stars, "step": step, "size": size, "gap": gap, "layout": layout,
+            "label_width": label_px,
+            "width": int(min(room[0], width + rng.integers(0, 81))),
+            "anchor": sample_anchor(rng),
+        }
+        return Sample(params, _value(current_k, step), _value(goal_k, step))
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        steps = round(params["stars"] / params["step"])
+        if not all(isinstance(v, int | float) and math.isfinite(v) for v in (a, b)):
+            return False  # on_grid_index would raise on NaN and infinities
+        ka = on_grid_index(a, 0, params["step"])
+        kb = on_grid_index(b, 0, params["step"])
+        return ka is not None and 0 <= ka <= steps and ka == kb
+
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        params = sample.params
+        label, stars = params["labels"][params["target"]], params["stars"]
+        goal = self.describe(sample.goal_state, params)
+        unit = "star" if goal == "1" else "stars"
+        locate = choose(rng, (f"Locate the {label} rating.", f"Find the star rating for {label}.",
+                              f"Where are the stars for {label}?"))
+        interact = choose(rng, (f"Rate {label} {goal} {unit}.",
+                                f"Give {label} {goal} out of {stars} stars.",
+                                f"Set the {label} rating to {goal}.",
+                                f"Change the {label} score to {goal}/{stars}."))
+        return Instructions(locate=locate, interact=interact)
+
+    def describe(self, state: Any, params: dict[str, Any]) -> str:
+        return f"{state:g}"

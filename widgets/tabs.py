@@ -1,0 +1,122 @@
+"""Tabs: a bar of 3-7 tabs above a panel that shows the active tab's content.
+
+One action: hover p0 (over the tabbed panel), click p1 on a tab. A click on a
+tab makes it the active one (clicking the active tab keeps it active); the
+gaps and padding of the bar and the content panel do nothing. The state is the
+active tab's label; the goal is any other tab of the bar, so one click on it
+reaches the goal. Tabs are square hit elements (any rounded look is drawn by a
+pseudo-element), all drawn in one font weight, so the bar keeps its layout
+whichever tab is active.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import Instructions
+from widgets.base import ComponentType, Sample, choose, sample_anchor
+
+# (panel title, tab labels in the order an app would show them).
+_DOMAINS = (
+    ("Product details", ("Overview", "Specs", "Reviews", "Q&A", "Shipping", "Warranty", "Extras")),
+    ("Account settings", ("General", "Security", "Billing", "Alerts", "Privacy", "Team", "Apps")),
+    ("Project", ("Summary", "Tasks", "Files", "Activity", "Members", "Wiki", "Settings")),
+    ("Profile", ("Posts", "About", "Photos", "Friends", "Videos", "Events", "Groups")),
+    ("Sales report", ("Today", "Week", "Month", "Quarter", "Year", "All time")),
+    ("Mailbox", ("Inbox", "Sent", "Drafts", "Archive", "Spam", "Trash")),
+    ("Repository", ("Code", "Issues", "Pull requests", "Actions", "Wiki", "Insights")),
+    ("Course", ("Syllabus", "Lessons", "Quizzes", "Grades", "Forum", "Resources")),
+    ("Order #4821", ("Items", "Payment", "Delivery", "Invoice", "Returns")),
+    ("Server status", ("Health", "Metrics", "Logs", "Alerts", "Config", "Deploys")),
+)
+_SENTENCES = (
+    "Last updated {n} days ago by the admin team.",
+    "{n} items need your attention this week.",
+    "Changes here are saved automatically.",
+    "Only members with edit rights can change this.",
+    "Showing {n} of {m} entries, newest first.",
+    "Tap an entry to see more details.",
+    "Export the list as CSV or PDF at any time.",
+    "Notifications for this section are on.",
+    "{n} people viewed this in the last hour.",
+    "Filters: status is open, owner is anyone.",
+    "Synced with the cloud {n} minutes ago.",
+    "Averages are based on {m} reviews.",
+    "Ships within {n} business days.",
+    "No problems found in the last check.",
+    "Drafts are kept for {m} days.",
+    "Contact support if something looks wrong.",
+)
+_STYLES = ("underline", "pills", "boxed")
+# Widest advance of a 14 px label character in any theme font, in px, averaged over a
+# word (a safe upper bound: the bar must never overflow the card).
+_CHAR_PX = 9.5
+_CARD_CHROME = 34  # card padding 2 x 16 and border 2 x 1 (stage.css .fs-card)
+
+
+def _bar_width(labels: list[str], pad: int, gap: int, style: str, fill: bool) -> float:
+    """An upper bound on the bar's width in px (tabs.css lays it out this way)."""
+    texts = [len(t) * _CHAR_PX + 2 * pad for t in labels]
+    tabs = len(labels) * max(texts) if fill else sum(texts)
+    return tabs + gap * (len(labels) - 1) + (8 if style == "pills" else 0)
+
+
+class Tabs(ComponentType):
+    name = "tabs"
+    family = "toggle_option"
+    gesture = "tap"
+
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        title, pool = choose(rng, _DOMAINS)
+        style = choose(rng, _STYLES)
+        gap = int(choose(rng, (4, 6, 8))) if style == "pills" else int(choose(rng, (0, 0, 2, 16)))
+        pad = int(rng.integers(10, 19))
+        fill = bool(rng.integers(2)) if style != "boxed" else False
+        budget = viewport[0] - 16 - _CARD_CHROME  # the stage keeps an 8 px margin
+        count = int(rng.integers(3, min(7, len(pool)) + 1))
+        # Drop tabs (longest first) until the bar fits, then tighten the padding.
+        picked = sorted(int(i) for i in rng.permutation(len(pool))[:count])
+        while len(picked) > 3 and _bar_width([pool[i] for i in picked], pad, gap, style,
+                                             fill) > budget:
+            picked.remove(max(picked, key=lambda i: (len(pool[i]), i)))
+        while pad > 6 and _bar_width([pool[i] for i in picked], pad, gap, style, fill) > budget:
+            pad -= 2
+        if _bar_width([pool[i] for i in picked], pad, gap, style, fill) > budget:
+            # Still too wide for a tiny viewport: the three shortest labels, tight.
+            picked = sorted(sorted(range(len(pool)), key=lambda i: (len(pool[i]), i))[:3])
+            gap, fill = min(gap, 4), False
+        labels = [pool[i] for i in picked]
+        need = _bar_width(labels, pad, gap, style, fill) + _CARD_CHROME
+        width = int(min(viewport[0] - 16, max(need, rng.integers(300, 561))))
+        lines = int(rng.integers(2, 5))
+        contents = []
+        for label in labels:
+            count_lines = int(rng.integers(1, lines + 1))
+            chosen = rng.permutation(len(_SENTENCES))[:count_lines]
+            text = [_SENTENCES[int(i)].format(n=int(rng.integers(2, 10)),
+                                               m=int(rng.integers(10, 400))) for i in chosen]
+            contents.append({"heading": label, "lines": text})
+        current, goal = (int(i) for i in rng.permutation(len(labels))[:2])
+        params = {
+            "title": title, "labels": labels, "contents": contents, "lines": lines,
+            "style": style, "gap": gap, "pad": pad, "fill": fill,
+            "tab_height": int(rng.integers(32, 45)), "width": width,
+            "anchor": sample_anchor(rng),
+        }
+        return Sample(params, labels[current], labels[goal])
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        labels = params["labels"]
+        return isinstance(a, str) and isinstance(b, str) and a in labels and a == b
+
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        title, goal = sample.params["title"], sample.goal_state
+        locate = choose(rng, (f"Locate the tabbed {title} panel.",
+                              f"Find the tabs of the {title} card.",
+                              f"Where is the tab bar for {title}?"))
+        interact = choose(rng, (f"Open the {goal} tab.", f"Switch to the {goal} tab.",
+                                f"Show the {goal} tab of {title}.",
+                                f"Select the tab labelled {goal}."))
+        return Instructions(locate=locate, interact=interact)
