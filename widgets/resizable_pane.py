@@ -1,0 +1,158 @@
+"""Resizable pane: an editor workspace split into panes by draggable dividers.
+
+The named pane is a sidebar on the left or right (its state is its width) or a
+panel along the bottom (its state is its height); a second sidebar with its own
+working divider may sit on the other side as a distractor. Each size lives on
+the pane's snap grid of S px (4, 8, 10, 16 or 20) within [min, max], measured
+from the split container's edge on the pane's side to the divider line.
+
+One action: press on the named pane's divider handle at p0 (the `now` box) and
+release at p1. The size is ABSOLUTE in p1: size = clamp(round(d / S) * S, min,
+max), where d is p1's distance from the container edge on the pane's side (p1.x
+- left for a left sidebar, right - p1.x for a right one, bottom - p1.y for a
+bottom panel). The goal region is therefore a band S px wide (or tall) across
+the whole split container, wider only where the clamp holds at min or max.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import Instructions
+from widgets.base import ComponentType, Sample, choose, sample_anchor
+
+_STEPS = (4, 8, 10, 16, 20)
+_HANDLE = (6, 10)
+_WIDTH = (480, 760)
+_HEIGHT = (220, 360)
+_STAGE_MARGIN = 8
+# Card chrome around the split container: border 2 + horizontal padding 2 * 16;
+# border 2 + vertical padding 2 * 12 + title row 20 + its margin 8.
+_CHROME_W = 2 + 2 * 16
+_CHROME_H = 2 + 2 * 12 + 20 + 8
+_EDITOR_MIN = 100  # the editor keeps at least this much room in every layout
+_PANES = {
+    "left": ("Explorer", "Files", "Project", "Source control", "Search"),
+    "right": ("Outline", "Properties", "Inspector", "Comments", "Timeline"),
+    "bottom": ("Terminal", "Console", "Output", "Problems", "Debug console"),
+}
+_PROJECTS = ("acme-web", "billing-api", "data-pipeline", "mobile-app", "docs-site", "infra")
+# A project tree: (depth, name, is_folder); a sampled prefix of it is shown.
+_TREE = ((0, "src", True), (1, "components", True), (2, "Header.tsx", False),
+         (2, "Sidebar.tsx", False), (2, "Chart.tsx", False), (1, "api", True),
+         (2, "client.ts", False), (2, "routes.ts", False), (1, "index.ts", False),
+         (1, "config.ts", False), (0, "tests", True), (1, "client.test.ts", False),
+         (1, "routes.test.ts", False), (0, "package.json", False), (0, "README.md", False),
+         (0, "tsconfig.json", False))
+_CODE = ("import { createClient } from './api/client';", "import { routes } from './api/routes';",
+         "", "const DEFAULT_TIMEOUT = 30_000;", "",
+         "export async function loadDashboard(userId: string) {",
+         "  const client = createClient({ timeout: DEFAULT_TIMEOUT });",
+         "  const [profile, orders] = await Promise.all([",
+         "    client.get(routes.profile(userId)),", "    client.get(routes.orders(userId)),",
+         "  ]);", "  if (!profile.ok) {", "    throw new Error(`profile ${profile.status}`);",
+         "  }", "  return { profile: profile.data, orders: orders.data ?? [] };", "}", "",
+         "export function formatTotal(cents: number): string {",
+         "  return (cents / 100).toFixed(2);", "}")
+_FILES = ("index.ts", "client.ts", "routes.ts", "config.ts", "Header.tsx", "Chart.tsx")
+_SYMBOLS = ("DEFAULT_TIMEOUT", "loadDashboard", "client", "profile", "orders", "formatTotal",
+            "routes", "createClient", "Dashboard", "useOrders", "OrderRow", "render")
+_OUTPUT = ("$ npm run build", "> {project}@2.4.1 build", "> tsc && vite build",
+           "vite v5.2.8 building for production...", "transforming (214) src/index.ts",
+           "dist/index.html            0.46 kB", "dist/assets/index.js    142.31 kB",
+           "built in 3.84s", "$ npm test", "PASS  tests/client.test.ts (12 tests)",
+           "PASS  tests/routes.test.ts (8 tests)", "Tests: 20 passed, 20 total", "$")
+
+
+def _range(rng: np.random.Generator, step: int, low: int, high: int) -> tuple[int, int]:
+    """A [min, max] on the step grid inside [low, high]: min near low, max near high."""
+    jitter = max(0, min(40, (high - low) // 4))
+    lo = -(-(low + int(rng.integers(0, jitter + 1))) // step) * step
+    hi = (high - int(rng.integers(0, jitter + 1))) // step * step
+    return lo, hi
+
+
+class ResizablePane(ComponentType):
+    name = "resizable_pane"
+    family = "view_manipulation"
+    gesture = "drag"
+
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        width = int(min(rng.integers(_WIDTH[0], _WIDTH[1] + 1),
+                        viewport[0] - 2 * _STAGE_MARGIN - _CHROME_W))
+        height = int(min(rng.integers(_HEIGHT[0], _HEIGHT[1] + 1),
+                         viewport[1] - 2 * _STAGE_MARGIN - _CHROME_H))
+        side = choose(rng, ("left", "left", "right", "bottom"))
+        step = int(choose(rng, _STEPS))
+        other = None  # the distractor sidebar: [side, size, min, max, step]
+        if side == "bottom":
+            # The panel spans the editor column; a fixed-range sidebar may sit on its left.
+            if width >= 520 and rng.random() < 0.6:
+                other_step = int(choose(rng, _STEPS))
+                olo, ohi = _range(rng, other_step, 100, min(260, width - 300))
+                other = ["left", int(rng.integers(olo // other_step, ohi // other_step + 1))
+                         * other_step, olo, ohi, other_step]
+            lo, hi = _range(rng, step, 40, height - 60)
+        else:
+            room = width - _EDITOR_MIN
+            if width >= 520 and rng.random() < 0.5:
+                other_step = int(choose(rng, _STEPS))
+                olo, ohi = _range(rng, other_step, 100, min(220, room // 3))
+                other = ["right" if side == "left" else "left",
+                         int(rng.integers(olo // other_step, ohi // other_step + 1)) * other_step,
+                         olo, ohi, other_step]
+                room -= ohi
+            lo, hi = _range(rng, step, min(140, room // 3), min(room, width * 2 // 3))
+        if (hi - lo) // step < 4:  # too coarse for this small a container: a finer grid
+            step = 4
+            lo, hi = -(-lo // step) * step, hi // step * step
+        count = (hi - lo) // step + 1
+        current = int(rng.integers(count))
+        # The goal is an inner size (not min or max, where the clamp widens the
+        # region), any but the current one.
+        goal = choose(rng, [k for k in range(1, count - 1) if k != current])
+        project = choose(rng, _PROJECTS)
+        params = {
+            "side": side, "pane": choose(rng, _PANES[side]), "project": project,
+            "width": width, "height": height, "min": lo, "max": hi, "step": step,
+            "handle": int(rng.integers(_HANDLE[0], _HANDLE[1] + 1)), "other": other,
+            "other_pane": choose(rng, _PANES[other[0]]) if other else None,
+            # What the panes show: part of a project tree, a window of code, ...
+            "tree": [list(entry) for entry in _TREE[:int(rng.integers(9, len(_TREE) + 1))]],
+            "tabs": [_FILES[int(i)]
+                     for i in rng.permutation(len(_FILES))[:int(rng.integers(1, 4))]],
+            "code_start": int(rng.integers(0, 6)), "code": list(_CODE),
+            "symbols": [_SYMBOLS[int(i)] for i in rng.permutation(len(_SYMBOLS))[:8]],
+            "output": [line.format(project=project) for line in _OUTPUT[int(rng.integers(0, 5)):]],
+            "anchor": sample_anchor(rng),
+        }
+        return Sample(params, lo + current * step, lo + goal * step)
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        def on_grid(value: Any) -> bool:
+            return (isinstance(value, int) and not isinstance(value, bool)
+                    and params["min"] <= value <= params["max"]
+                    and (value - params["min"]) % params["step"] == 0)
+
+        return on_grid(a) and on_grid(b) and a == b
+
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        params, goal = sample.params, sample.goal_state
+        pane, side = params["pane"], params["side"]
+        kind = "panel" if side == "bottom" else "sidebar"
+        extent = "tall" if side == "bottom" else "wide"
+        dimension = "height" if side == "bottom" else "width"
+        locate = choose(rng, (f"Locate the divider of the {pane} {kind}.",
+                              f"Find the resize handle between the {pane} {kind} and the editor.",
+                              f"Where is the {pane} {kind}'s resize handle?"))
+        interact = choose(rng, (f"Make the {pane} {kind} {goal} px {extent}.",
+                                f"Resize the {pane} {kind} to a {dimension} of {goal} px.",
+                                f"Drag the divider so that the {pane} {kind} is exactly "
+                                f"{goal} px {extent}.",
+                                f"Set the {dimension} of the {pane} {kind} to {goal} px."))
+        return Instructions(locate=locate, interact=interact)
+
+    def describe(self, state: Any, params: dict[str, Any]) -> str:
+        return f"{state} px"

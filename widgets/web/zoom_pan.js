@@ -1,0 +1,109 @@
+"use strict";
+// Zoom/pan: a clipped street map panned by dragging, snapped to a grid of G px cells.
+FineState.define("zoom_pan", (host, params, state, kit) => {
+  const { width, height, grid, cross, reach } = params;
+  const pinSize = 19;  // odd: the pin's integer box has a whole-pixel centre
+  const crossSize = 31;  // odd, for the same reason
+  const half = (size) => (size - 1) / 2;
+  // Map coordinates (where things show at pan [0, 0]) -> plane coordinates.
+  const offset = [reach[0] * grid, reach[1] * grid];
+  let pan = state.slice();
+
+  const plane = kit.el("div", { class: "fs-map-plane", style: {
+    width: `${width + 2 * offset[0]}px`, height: `${height + 2 * offset[1]}px` } });
+  const band = (axis, position, size) => (axis === 0
+    ? { left: `${position + offset[0]}px`, top: "0px", width: `${size}px`, height: "100%" }
+    : { left: "0px", top: `${position + offset[1]}px`, width: "100%", height: `${size}px` });
+  for (const [x, y, w, h] of params.parks) {
+    plane.append(kit.el("div", { class: "fs-map-park", style: {
+      left: `${x + offset[0]}px`, top: `${y + offset[1]}px`, width: `${w}px`, height: `${h}px` } }));
+  }
+  const [riverAxis, riverAt, riverWidth] = params.river;
+  plane.append(kit.el("div", { class: "fs-map-river", style: band(riverAxis, riverAt, riverWidth) }));
+  // Streets first, then their names, so no crossing street covers a name.
+  const names = [];
+  for (const [axis, position, size, name] of params.streets) {
+    plane.append(kit.el("div", { class: `fs-map-street fs-map-street-${axis ? "h" : "v"}`,
+      style: band(axis, position, size) }));
+    if (!name) continue;
+    // A name every 420 px along the street, so one shows wherever the map is panned.
+    const length = axis ? width + 2 * offset[0] : height + 2 * offset[1];
+    for (let at = 40; at < length; at += 420) {
+      names.push(kit.el("span", { class: `fs-map-street-name fs-map-street-name-${axis ? "h" : "v"}`,
+        text: name, style: axis ? { left: `${at}px`, top: `${position + offset[1]}px` }
+          : { left: `${position + offset[0]}px`, top: `${at}px` } }));
+    }
+  }
+  plane.append(...names);
+  const pins = params.pins.map(([name, x, y], i) => {
+    const pin = kit.el("div", { class: "fs-map-pin", style: {
+      left: `${x + offset[0] - half(pinSize)}px`, top: `${y + offset[1] - half(pinSize)}px`,
+      width: `${pinSize}px`, height: `${pinSize}px` } }, kit.el("div", { class: "fs-map-dot" }));
+    const side = params.label_sides[i];
+    // The tag sits beside the pin: its left edge 5 px right of the pin, or its
+    // right edge 5 px left of it.
+    const style = { top: `${y + offset[1] - 9}px` };
+    if (side === "right") style.left = `${x + offset[0] + half(pinSize) + 6}px`;
+    else style.right = `${width + 2 * offset[0] - (x + offset[0] - half(pinSize) - 5)}px`;
+    const label = kit.el("div", { class: "fs-map-tag", text: name, style });
+    // Each pin is drawn after its tag so no tag ever hides a pin.
+    plane.append(label, pin);
+    return pin;
+  });
+  const crosshair = kit.el("div", { class: "fs-map-cross", style: {
+    left: `${cross[0] - half(crossSize)}px`, top: `${cross[1] - half(crossSize)}px`,
+    width: `${crossSize}px`, height: `${crossSize}px` } },
+    kit.el("div", { class: "fs-map-cross-ring" }));
+  const scale = kit.el("div", { class: "fs-map-scale" },
+    kit.el("div", { class: "fs-map-scale-bar" }), kit.el("span", { text: "200 m" }));
+  const map = kit.el("div", { class: "fs-map-view", style: {
+    width: `${width}px`, height: `${height}px` } }, plane, crosshair, scale);
+  const header = kit.el("div", { class: "fs-map-header" },
+    kit.el("div", { class: "fs-label", text: params.title }),
+    kit.el("div", { class: "fs-map-zoom", text: `Zoom ${params.zoom}` }));
+  host.append(kit.el("div", { class: "fs-card" }, header, map));
+
+  function show() {
+    plane.style.left = `${pan[0] * grid - offset[0]}px`;
+    plane.style.top = `${pan[1] * grid - offset[1]}px`;
+  }
+  const clamp = (value, limit) => Math.min(limit, Math.max(-limit, value));
+  // The one mapping from a press at p0 and a pointer at (x, y) to a pan, for a
+  // map that showed `base` at the press: used by the handlers and by boxes(goal).
+  function panAt(p0, x, y, base) {
+    return [clamp(base[0] + Math.round((x - p0[0]) / grid), reach[0]) + 0,
+            clamp(base[1] + Math.round((y - p0[1]) / grid), reach[1]) + 0];
+  }
+  let p0 = null, before = pan;
+  const follow = (event) => { pan = panAt(p0, event.clientX, event.clientY, before); show(); };
+  kit.onDrag(map, {
+    start(event) {
+      p0 = [event.clientX, event.clientY];
+      before = pan.slice();
+      map.classList.add("fs-map-dragging");
+    },
+    move: follow,
+    end(event) { follow(event); map.classList.remove("fs-map-dragging"); },
+    cancel() { pan = before; show(); map.classList.remove("fs-map-dragging"); },
+  });
+  show();
+
+  return {
+    state: () => pan.slice(),
+    boxes(goal) {
+      const core = kit.boxOf(map);
+      const now = kit.boxOf(pins[0]);
+      // Documented press point: the centre of the named pin's integer box.
+      const press = [(now[0] + now[2]) / 2, (now[1] + now[3]) / 2];
+      return {
+        loc: kit.boxOf(host),
+        core,
+        goal: kit.largestBox(core, (x, y) => {
+          const [dx, dy] = panAt(press, x, y, pan);
+          return dx === goal[0] && dy === goal[1];
+        }),
+        now,
+      };
+    },
+  };
+});

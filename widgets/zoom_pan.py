@@ -1,0 +1,148 @@
+"""Zoom/pan: a street map in a clipped viewport, panned by dragging, with labelled pins.
+
+One action: press at p0, drag, release at p1; the map pans by (p1 - p0) snapped
+to the map's pan grid of G px per axis (G is 8..16): pan += round((p1 - p0) / G)
+cells, clamped to the map's extent (never reached by the sampled goals). The
+press may land anywhere on the map; the instruction names one pin, and the goal
+is the pan that puts that pin's centre exactly on the fixed crosshair marker.
+The state is the pan offset [dx, dy] in whole cells.
+
+Because the pan is relative, the region of p1 that yields the goal depends on
+p0. The goal box is measured for p0 = the centre of the `now` box (the named
+pin: exactly ((x1 + x2) / 2, (y1 + y2) / 2) of its integer box, the point the
+oracle and the probing press); the pin is an odd number of pixels wide and tall,
+so that centre is a whole pixel. For that p0 the goal region is one grid cell
+(G x G px) around the crosshair; pressing elsewhere shifts it by the same amount.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from finestate_env.schema import Instructions
+from widgets.base import ComponentType, Sample, choose, sample_anchor
+
+_PLACES = ("Museum", "Library", "City Hall", "Central Station", "Harbor", "Cathedral", "Market",
+           "Stadium", "Old Town Square", "Botanic Garden", "Hospital", "University", "Zoo",
+           "Opera House", "Aquarium", "Castle", "Lighthouse", "Post Office", "Cinema",
+           "Fire Station", "Art Gallery", "Town Hall", "Bus Depot", "Ferry Terminal",
+           "Science Center", "Bakery", "Bookshop", "Pharmacy")
+_STREETS = ("Main St", "Oak Ave", "Elm St", "River Rd", "Park Ln", "King St", "Mill Rd",
+            "Hill St", "Bay Ave", "Lake Dr", "Pine St", "Church St", "Bridge Rd", "High St")
+_TITLES = ("City map", "Explore", "Nearby places", "Trip planner", "Store locator", "Downtown")
+_WIDTH = (360, 600)
+_HEIGHT = (240, 400)
+_GRID = (8, 16)
+_PAN = 4  # |goal pan| per axis, in cells
+_STAGE_MARGIN = 8
+# Card chrome around the map: border 2 + horizontal padding 2 * 16; border 2 +
+# vertical padding 2 * 12 + title row 20 + its margin 8.
+_CHROME_W = 2 + 2 * 16
+_CHROME_H = 2 + 2 * 12 + 20 + 8
+_EDGE = 22  # the named pin's centre stays this far inside the viewport
+_LABEL_W = 130  # room a pin label may take beside its pin
+
+
+class ZoomPan(ComponentType):
+    name = "zoom_pan"
+    family = "view_manipulation"
+    gesture = "drag"
+
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+        width = int(min(rng.integers(_WIDTH[0], _WIDTH[1] + 1),
+                        viewport[0] - 2 * _STAGE_MARGIN - _CHROME_W))
+        height = int(min(rng.integers(_HEIGHT[0], _HEIGHT[1] + 1),
+                         viewport[1] - 2 * _STAGE_MARGIN - _CHROME_H))
+        grid = int(rng.integers(_GRID[0], _GRID[1] + 1))
+        if rng.random() < 0.5:  # the crosshair at the centre, or at a sampled spot
+            cross = [width // 2, height // 2]
+        else:
+            cross = [int(rng.integers(48, width - 48)), int(rng.integers(48, height - 48))]
+        # The named pin, as shown now: a whole number of cells away from the
+        # crosshair on each axis, inside the viewport, clearly apart from it.
+        lo = [-((c - _EDGE) // grid) for c in cross]
+        hi = [(size - _EDGE - c) // grid for size, c in zip((width, height), cross, strict=True)]
+        while True:
+            delta = [int(rng.integers(lo[i], hi[i] + 1)) for i in range(2)]
+            if np.hypot(*delta) * grid >= 40:
+                break
+        goal = [int(rng.integers(-_PAN, _PAN + 1)) for _ in range(2)]
+        current = [goal[i] + delta[i] for i in range(2)]
+        # Pan range: the map extends this many cells beyond the viewport per side,
+        # more than any pan a sampled instance comes near.
+        reach = [-(-width // grid) + _PAN + 6, -(-height // grid) + _PAN + 6]
+
+        names = [_PLACES[int(i)] for i in rng.permutation(len(_PLACES))]
+        target_name = names[0]
+        # Pin positions in map coordinates: where the pin's centre shows at pan [0, 0].
+        pins = [[target_name, cross[0] - goal[0] * grid, cross[1] - goal[1] * grid]]
+        shown = [[cross[0] + delta[0] * grid, cross[1] + delta[1] * grid]]  # at the current pan
+        # Other pins: 3-6 in view now, a few more off-screen that panning reveals.
+        in_view, off_view = int(rng.integers(3, 7)), int(rng.integers(2, 5))
+        for name in names[1:]:
+            if len(pins) > in_view + off_view:
+                break
+            for _ in range(30):
+                if len(pins) <= in_view:
+                    u, v = int(rng.integers(12, width - 12)), int(rng.integers(12, height - 12))
+                else:
+                    u = int(rng.integers(-width, 2 * width))
+                    v = int(rng.integers(-height, 2 * height))
+                if all(abs(v - sv) >= 30 or abs(u - su) >= _LABEL_W for su, sv in shown):
+                    shown.append([u, v])
+                    pins.append([name, u - current[0] * grid, v - current[1] * grid])
+                    break
+        # Pin labels go to the right of the pin unless that runs out of the view.
+        sides = ["left" if u > width - _LABEL_W else "right" for u, _ in shown]
+
+        extent = [[-reach[0] * grid, width + reach[0] * grid],
+                  [-reach[1] * grid, height + reach[1] * grid]]
+        streets = []  # [axis, position, width, name or ""], in map coordinates
+        for axis in (0, 1):
+            position = extent[axis][0] + int(rng.integers(20, 80))
+            while position < extent[axis][1]:
+                street_width = int(choose(rng, (8, 10, 12, 18)))
+                name = choose(rng, _STREETS) if street_width == 18 else ""
+                streets.append([axis, position, street_width, name])
+                position += street_width + int(rng.integers(60, 130))
+        parks = []  # [x, y, w, h] in map coordinates
+        for _ in range(int(rng.integers(6, 12))):
+            x = int(rng.integers(extent[0][0], extent[0][1] - 120))
+            y = int(rng.integers(extent[1][0], extent[1][1] - 90))
+            parks.append([x, y, int(rng.integers(50, 120)), int(rng.integers(40, 90))])
+        # A river across the whole map: [axis, position, width]; streets bridge it.
+        river_axis = int(rng.integers(2))
+        size = (width, height)[river_axis]  # placed near the view, often in it
+        seen_at = int(rng.integers(-size // 2, size + size // 2))
+        river = [river_axis, seen_at - current[river_axis] * grid, int(rng.integers(24, 44))]
+        params = {
+            "title": choose(rng, _TITLES), "width": width, "height": height, "grid": grid,
+            "cross": cross, "reach": reach, "pins": pins, "label_sides": sides,
+            "streets": streets, "parks": parks, "river": river, "zoom": int(rng.integers(13, 18)),
+            "anchor": sample_anchor(rng),
+        }
+        return Sample(params, current, goal)
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        def cells(value: Any) -> bool:
+            return (isinstance(value, list | tuple) and len(value) == 2
+                    and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
+
+        return cells(a) and cells(b) and list(a) == list(b)
+
+    def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
+        title, name = sample.params["title"], sample.params["pins"][0][0]
+        locate = choose(rng, (f"Locate the '{name}' pin on the {title} map.",
+                              f"Find the '{name}' marker on the map.",
+                              f"Where is the '{name}' pin?"))
+        interact = choose(rng, (
+            f"Pan the map so that the '{name}' pin sits on the crosshair.",
+            f"Drag the map until the '{name}' marker is centred on the crosshair.",
+            f"Move the map so that the '{name}' pin lies exactly under the crosshair.",
+            f"Bring the '{name}' pin onto the crosshair by dragging the map."))
+        return Instructions(locate=locate, interact=interact)
+
+    def describe(self, state: Any, params: dict[str, Any]) -> str:
+        return f"pan ({state[0]}, {state[1]}) cells of {params['grid']} px"
