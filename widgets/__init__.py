@@ -6,20 +6,34 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable
 
 from finestate_env.schema import FAMILIES
 from widgets.base import ComponentType, Sample
-from widgets.color_picker import ColorPicker
-from widgets.date_picker import DatePicker
-from widgets.drag_reorder import DragReorder
-from widgets.knob import Knob
-from widgets.slider import Slider
-from widgets.switch import Switch
 
-# In the order of DESIGN.md §2: numeric range, toggle/option, specific data, view.
-COMPONENTS: dict[str, ComponentType] = {t.name: t for t in (
-    Slider(), Knob(), Switch(), DatePicker(), ColorPicker(), DragReorder())}
+# The 23 types in the order of DESIGN.md §2. Module name == type name, and each
+# module defines exactly one ComponentType subclass.
+TYPE_NAMES = (
+    "slider", "knob", "stepper", "seek_bar", "chart_point",
+    "switch", "checkbox", "radio_group", "tabs", "segmented", "accordion",
+    "rating", "color_picker", "date_picker", "time_picker", "list_box",
+    "drag_reorder", "zoom_pan", "resizable_pane", "carousel", "tree_view", "scrollbar",
+    "table_column",
+)
+
+
+def _load() -> dict[str, ComponentType]:
+    loaded: dict[str, ComponentType] = {}
+    for name in TYPE_NAMES:
+        module = importlib.import_module(f"widgets.{name}")
+        (cls,) = [v for v in vars(module).values() if isinstance(v, type)
+                  and issubclass(v, ComponentType) and v is not ComponentType]
+        loaded[cls.name] = cls()
+    return loaded
+
+
+COMPONENTS: dict[str, ComponentType] = _load()
 
 __all__ = ["COMPONENTS", "ComponentType", "Sample", "resolve"]
 

@@ -160,27 +160,41 @@ class WebBackend(Backend):
         return np.ascontiguousarray(image[:, :, :3])
 
     def perform(self, gesture: Gesture, p0: tuple[float, float], p1: tuple[float, float]) -> None:
-        mouse = self._page.mouse
+        if gesture not in ("tap", "drag"):
+            raise ValueError(f"unknown gesture {gesture!r}; expected 'tap' or 'drag'")
 
         def act() -> None:
-            mouse.move(*p0)
+            self._mouse("mouseMoved", p0)
             if gesture == "tap":
-                mouse.click(*p1)  # moves to p1, presses, releases
-            elif gesture == "drag":
-                mouse.down()
-                mouse.move(*p1, steps=DRAG_STEPS)
-                mouse.up()
+                self._mouse("mouseMoved", p1)
+                self._mouse("mousePressed", p1, buttons=1, clicks=1)
+                self._mouse("mouseReleased", p1, buttons=0, clicks=1)
             else:
-                raise ValueError(f"unknown gesture {gesture!r}; expected 'tap' or 'drag'")
+                self._mouse("mousePressed", p0, buttons=1, clicks=1)
+                for i in range(1, DRAG_STEPS + 1):
+                    t = i / DRAG_STEPS
+                    self._mouse("mouseMoved", (p0[0] + (p1[0] - p0[0]) * t,
+                                               p0[1] + (p1[1] - p0[1]) * t), buttons=1)
+                self._mouse("mouseReleased", p1, buttons=0, clicks=1)
 
         self._pointer_moved = True
         self._call(f"a {gesture}", act)
+
+    def _mouse(self, kind: str, point: tuple[float, float], buttons: int = 0,
+               clicks: int = 0) -> None:
+        # The same trusted input events Playwright's page.mouse sends, on our
+        # own CDP session: one round trip each instead of two through the driver.
+        # Each returns once the page has handled the event.
+        self._cdp.send("Input.dispatchMouseEvent", {
+            "type": kind, "x": float(point[0]), "y": float(point[1]),
+            "button": "left" if buttons or kind == "mouseReleased" else "none",
+            "buttons": buttons, "clickCount": clicks})
 
     def _park_pointer(self) -> None:
         # The pointer left over from the last action would hover over the next
         # control; park it in the page corner so the same seed gives the same pixels.
         if self._pointer_moved:
-            self._call("pointer reset", lambda: self._page.mouse.move(0, 0))
+            self._call("pointer reset", lambda: self._mouse("mouseMoved", (0.0, 0.0)))
             self._pointer_moved = False
 
     def read_state(self) -> Any:

@@ -124,6 +124,23 @@
     return control.state();
   }
 
+  // Measuring a goal box scans thousands of points through the widget's own
+  // pointer mapping, which reads element rects each time. Layout cannot change
+  // while boxes are measured, so rects are read once per element meanwhile.
+  function withFrozenLayout(measure) {
+    const original = Element.prototype.getBoundingClientRect;
+    const rects = new Map();
+    Element.prototype.getBoundingClientRect = function frozenRect() {
+      if (!rects.has(this)) rects.set(this, original.call(this));
+      return rects.get(this);
+    };
+    try {
+      return measure();
+    } finally {
+      Element.prototype.getBoundingClientRect = original;
+    }
+  }
+
   function requireActive() {
     if (!active) throw new Error("nothing rendered yet");
     return active;
@@ -137,14 +154,14 @@
     has(name) { return factories.has(name); },
     render,
     state() { return requireActive().state(); },
-    boxes(goal) { return requireActive().boxes(goal); },
+    boxes(goal) { return withFrozenLayout(() => requireActive().boxes(goal)); },
     // Everything a reset needs in one round trip: boxes of the target
     // configuration (rendered showing the goal), then the current one.
     async prepare(spec) {
       await render({ ...spec, state: spec.goal });
-      const target = active.boxes(spec.goal);
+      const target = withFrozenLayout(() => active.boxes(spec.goal));
       const shown = await render(spec);
-      return { target, current: active.boxes(spec.goal), state: shown };
+      return { target, current: withFrozenLayout(() => active.boxes(spec.goal)), state: shown };
     },
   };
   Object.defineProperty(window, "FineState", { value: Object.freeze(api), writable: false });
