@@ -29,18 +29,18 @@ def probe_points(backend, instance: Instance, p1_points: Sequence[Sequence[float
     """Operate at each p1 (screenshot pixels) from p0 (default: the centre of `now`).
 
     The backend must be showing `instance` (after `env.reset`); it is left
-    showing the last probe's result.
+    showing the instance's current state again.
     """
     if instance.live is None:
         raise ValueError(f"instance {instance.id!r} has no live block: it cannot be probed")
     component = widgets.COMPONENTS[instance.component]
     start = tuple(p0) if p0 is not None else box_center(instance.boxes.current.now)
     probes = []
+    backend.restore(instance.live)
     for point in p1_points:
         p1 = (float(point[0]), float(point[1]))
-        backend.restore(instance.live)
         backend.perform(instance.gesture, start, p1)
-        state = backend.read_state()
+        state = backend.read_and_restore(instance.live)  # ready for the next probe
         probes.append(Probe(start, p1, state, component.states_equal(
             state, instance.goal_state, instance.live.params)))
     return probes

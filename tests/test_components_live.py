@@ -15,7 +15,7 @@ from finestate_env.scoring import point_in_box
 from replay.probe import probe_points
 
 ORACLE_SEEDS = range(50)
-PROBE_SEEDS = range(8)
+PROBE_SEEDS = range(5)
 BLANK = (1.0, 1.0)  # the stage margin: no control is ever placed there
 
 

@@ -28,7 +28,14 @@ LAUNCH_ARGS = (
     # (rounded corners) then depend on the page's history: the same seed would
     # not give the same pixels.
     "--disable-partial-raster",
+    # Headless frames are paced at 60 Hz by default, and every input event and
+    # screenshot waits for a frame: unpaced, an episode is ~20% faster.
+    "--disable-gpu-vsync",
+    "--disable-frame-rate-limit",
 )
+
+
+DEBIAN_BINARY = "/usr/lib/chromium/chromium"
 
 
 def find_chromium() -> str:
@@ -38,6 +45,10 @@ def find_chromium() -> str:
         if not os.access(override, os.X_OK):
             raise FileNotFoundError(f"FINESTATE_CHROMIUM={override!r} is not an executable file")
         return override
+    # Debian's /usr/bin/chromium is a shell wrapper that adds flags from
+    # /etc/chromium.d (GPU rasterization among them): launch the binary itself.
+    if os.access(DEBIAN_BINARY, os.X_OK):
+        return DEBIAN_BINARY
     for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
         path = shutil.which(name)
         if path:

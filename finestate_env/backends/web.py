@@ -151,6 +151,13 @@ class WebBackend(Backend):
         return self._call("restore", lambda: self._page.evaluate(
             "spec => FineState.render(spec)", payload))
 
+    def read_and_restore(self, spec: LiveSpec) -> Any:
+        """The state the last action produced, then the current state shown again."""
+        payload = {"component": spec.component, "params": spec.params,
+                   "state": spec.current_state, "theme": spec.theme}
+        return self._call("probe read-back", lambda: self._page.evaluate(
+            "spec => FineState.readAndRestore(spec)", payload))
+
     def screenshot(self) -> np.ndarray:
         # CDP's captureScreenshot with optimizeForSpeed is ~2x faster than
         # page.screenshot(); pyspng decodes ~10x faster than Pillow, same pixels.

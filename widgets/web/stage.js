@@ -154,6 +154,13 @@
     has(name) { return factories.has(name); },
     render,
     state() { return requireActive().state(); },
+    // Probing: read the state an action produced and show the current state
+    // again, in one round trip.
+    async readAndRestore(spec) {
+      const reached = requireActive().state();
+      await render(spec);
+      return reached;
+    },
     boxes(goal) { return withFrozenLayout(() => requireActive().boxes(goal)); },
     // Everything a reset needs in one round trip: boxes of the target
     // configuration (rendered showing the goal), then the current one.
