@@ -30,6 +30,20 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
+def matching(word: bytes) -> set[int]:
+    """Every living process whose executable path contains `word` (any parent)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    if word in f.read().split(b"\0")[0]:
+                        found.add(int(entry))
+            except OSError:
+                continue
+    return alive(found)
+
+
 def alive(pids: set[int]) -> set[int]:
     """The pids that still exist and are not zombies."""
     return {pid for pid in pids if (fields := _stat_fields(pid)) is not None and fields[0] != "Z"}

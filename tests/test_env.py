@@ -17,7 +17,7 @@ from gymnasium.utils.env_checker import check_env
 from finestate_env import ENV_IDS
 from finestate_env.agents import OracleAgent
 from finestate_env.coords import box_center
-from finestate_env.processes import alive, descendants
+from finestate_env.processes import alive, descendants, matching
 
 CONTRACT_CHECKER = Path(__file__).resolve().parents[2] / "shared" / "tools" / "check_contract.py"
 
@@ -196,23 +196,26 @@ def test_no_request_leaves_the_browser(env):
 
 def test_close_leaves_no_browser_process():
     before = descendants(os.getpid())
+    chromium_before = matching(b"chromium")
     env = gym.make("FineState-Web-v0")
     env.reset(seed=0)
     started = descendants(os.getpid()) - before
     assert started, "the env started no process: is the browser real?"
     env.close()
     assert alive(started) == set()
+    # Nothing daemonised either (a crash handler re-parented to init, say).
+    assert matching(b"chromium") - chromium_before == set()
     env.close()  # closing twice is harmless
 
 
 def test_browser_crash_is_reported_and_recovered():
+    before = descendants(os.getpid())
     env = gym.make("FineState-Web-v0").unwrapped
     try:
         obs, info = env.reset(seed=0)
-        for pid in descendants(os.getpid()):
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if b"chromium" in f.read().split(b"\0")[0]:
-                    os.kill(pid, 9)
+        # Kill this env's browser only (other fixtures' browsers live on).
+        for pid in (descendants(os.getpid()) - before) & matching(b"chromium"):
+            os.kill(pid, 9)
         _, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
         assert reward == 0.0 and terminated
         assert "Chromium died" in info["action_error"]
