@@ -1,8 +1,9 @@
 """`make bench`: how fast and how big the live env is, per component type.
 
 Prints a table and writes JSON. Figures: median reset and step (ms), episodes
-per second (reset + step, each with its screenshot at the env's viewport), and
-the memory of the env's process plus its browser.
+per second (reset + step, each with its screenshot at the env's viewport), box
+audit probes per second (each a real gesture plus read-back), and the memory
+of the env's process plus its browser.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import gymnasium as gym
 import widgets
 from finestate_env.agents import OracleAgent
 from finestate_env.processes import descendants, memory_kib
+from replay.audit import audit_instance
 
 
 def bench_component(component: str, episodes: int, viewport: str) -> dict:
@@ -45,6 +47,8 @@ def bench_component(component: str, episodes: int, viewport: str) -> dict:
                 phases.setdefault(phase, []).append(ms)
         elapsed = time.perf_counter() - started
         memory = memory_kib({os.getpid(), *descendants(os.getpid())})
+        env.reset(seed=episodes)
+        audit = audit_instance(env.backend, env.instance, density=4, core_density=8)
     finally:
         env.close()
     return {
@@ -54,6 +58,7 @@ def bench_component(component: str, episodes: int, viewport: str) -> dict:
         "episodes_per_s": round(episodes / elapsed, 2),
         "phases_ms_median": {k: round(statistics.median(v), 2) for k, v in sorted(phases.items())},
         "memory_mib": {k: round(v / 1024, 1) for k, v in memory.items()},
+        "audit_probes_per_s": round(audit.probes_per_second, 1),
     }
 
 
@@ -67,19 +72,23 @@ def main(argv: list[str] | None = None) -> int:
     names = widgets.resolve(args.component.split(",") if args.component else None)
     rows = []
     print(f"{'component':<16}{'reset ms':>10}{'step ms':>10}{'episodes/s':>12}"
-          f"{'peak RSS MiB':>14}{'PSS MiB':>10}")
+          f"{'probes/s':>10}{'peak RSS MiB':>14}{'PSS MiB':>10}")
     for name in names:
         row = bench_component(name, args.episodes, args.viewport)
         rows.append(row)
         print(f"{name:<16}{row['reset_ms_median']:>10.1f}{row['step_ms_median']:>10.1f}"
-              f"{row['episodes_per_s']:>12.1f}{row['memory_mib']['peak_rss']:>14.0f}"
+              f"{row['episodes_per_s']:>12.1f}{row['audit_probes_per_s']:>10.1f}"
+              f"{row['memory_mib']['peak_rss']:>14.0f}"
               f"{row['memory_mib']['pss']:>10.0f}")
     overall = statistics.median(r["episodes_per_s"] for r in rows)
-    print(f"median over types: {overall:.1f} episodes/s at {args.viewport}")
+    probes = statistics.median(r["audit_probes_per_s"] for r in rows)
+    print(f"median over types: {overall:.1f} episodes/s at {args.viewport}, "
+          f"{probes:.1f} audit probes/s")
     report = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                           "platform": platform.platform()},
               "viewport": args.viewport, "episodes_per_type": args.episodes,
-              "median_episodes_per_s": overall, "components": rows}
+              "median_episodes_per_s": overall, "median_audit_probes_per_s": probes,
+              "components": rows}
     Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {args.out}")
     return 0

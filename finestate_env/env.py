@@ -63,7 +63,8 @@ class FineStateEnv(gym.Env):
 
     ## Starting State
     A component type drawn uniformly from the selected ones, then its parameters,
-    current and goal states, all from the seeded RNG. `reset(options={"instance":
+    current and goal states, all from the seeded RNG. `reset(options={"component":
+    name})` draws that type for this one episode; `reset(options={"instance":
     inst})` renders a given instance (with a `live` block) instead.
 
     ## Episode End
@@ -130,7 +131,7 @@ class FineStateEnv(gym.Env):
                                  "rendered, only scored statically")
             live = instance.live
         else:
-            live = self._sample_live(seed)
+            live = self._sample_live(seed, options.get("component"))
             instance = None
         try:
             rendered = self.backend.render(live)
@@ -210,9 +211,10 @@ class FineStateEnv(gym.Env):
         """The instance of the current episode (boxes in pixels)."""
         return self._instance
 
-    def _sample_live(self, seed: int | None) -> LiveSpec:
+    def _sample_live(self, seed: int | None, component: str | None = None) -> LiveSpec:
         rng = self.np_random
-        name = self.components[int(rng.integers(len(self.components)))]
+        names = widgets.resolve(component) if component else self.components
+        name = names[int(rng.integers(len(names)))]
         sample = widgets.COMPONENTS[name].sample(rng, self.viewport)
         theme = self.theme or THEMES[int(rng.integers(len(THEMES)))]
         return LiveSpec(component=name, params=sample.params, current_state=sample.current_state,

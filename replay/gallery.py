@@ -17,7 +17,7 @@ from widgets.themes import THEMES
 
 BOX_COLOURS = {"loc": (37, 99, 235), "core": (245, 158, 11), "goal": (22, 163, 74),
                "now": (220, 38, 38)}
-TILE = (360, 300)
+TILE = (300, 250)
 LABEL_WIDTH = 130
 HEADER = 28
 
@@ -29,8 +29,10 @@ def _font(size: int) -> ImageFont.ImageFont:
         return ImageFont.load_default()
 
 
-def render_tile(env, seed: int) -> Image.Image:
-    obs, info = env.reset(seed=seed)
+def render_tile(env, instance: dict, theme: str) -> Image.Image:
+    """The instance drawn in `theme`, boxes re-measured live, cropped around `loc`."""
+    live = dict(instance["live"], theme=theme)
+    obs, info = env.reset(options={"instance": dict(instance, live=live)})
     image = Image.fromarray(obs["screenshot"])
     draw = ImageDraw.Draw(image)
     boxes = info["boxes"]["current"]
@@ -54,16 +56,18 @@ def make_gallery(out: str | Path, components: list[str] | None = None, seed: int
     font = _font(14)
     for col, theme in enumerate(THEMES):
         draw.text((LABEL_WIDTH + col * TILE[0] + 8, 6), theme, fill=(0, 0, 0), font=font)
-    for row, name in enumerate(names):
-        top = HEADER + row * TILE[1]
-        draw.text((8, top + TILE[1] // 2 - 8), name, fill=(0, 0, 0), font=font)
-        for col, theme in enumerate(THEMES):
-            env = gym.make("FineState-Web-v0", component=name, theme=theme).unwrapped
-            try:
-                sheet.paste(render_tile(env, seed), (LABEL_WIDTH + col * TILE[0], top))
-            finally:
-                env.close()
-        draw.line((0, top, sheet.width, top), fill=(220, 220, 220))
+    env = gym.make("FineState-Web-v0").unwrapped  # one browser for the whole sheet
+    try:
+        for row, name in enumerate(names):
+            top = HEADER + row * TILE[1]
+            draw.text((8, top + TILE[1] // 2 - 8), name, fill=(0, 0, 0), font=font)
+            _, info = env.reset(seed=seed, options={"component": name})
+            for col, theme in enumerate(THEMES):
+                tile = render_tile(env, info["instance"], theme)
+                sheet.paste(tile, (LABEL_WIDTH + col * TILE[0], top))
+            draw.line((0, top, sheet.width, top), fill=(220, 220, 220))
+    finally:
+        env.close()
     out = Path(out)
-    sheet.save(out)
+    sheet.save(out, optimize=True)
     return out
