@@ -77,6 +77,26 @@ def sample_anchor(rng: np.random.Generator) -> list[float]:
     return [round(float(rng.uniform(0.0, 1.0)), 4), round(float(rng.uniform(0.0, 1.0)), 4)]
 
 
+def distinct_pair(rng: np.random.Generator, low: int, high: int) -> tuple[int, int]:
+    """Two different integers in [low, high): a current index and a goal index.
+
+    The goal is drawn from the high - low - 1 values left once the current one
+    is taken, so every other value is equally likely.
+    """
+    current = int(rng.integers(low, high))
+    goal = int(rng.integers(low, high - 1))
+    return current, goal + (goal >= current)
+
+
+def same_grid_point(a: Any, b: Any, start: float, step: float, last: int) -> bool:
+    """Exact equality of two values on the grid start + k * step, k in [0, last].
+
+    False when either value is off the grid or outside the control's range.
+    """
+    ka = on_grid_index(a, start, step)
+    return ka is not None and 0 <= ka <= last and ka == on_grid_index(b, start, step)
+
+
 def on_grid_index(value: Any, start: float, step: float) -> int | None:
     """The integer k with value == start + k * step, or None if value is off the grid.
 

@@ -23,7 +23,15 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, on_grid_index, sample_anchor, step_decimals
+from widgets.base import (
+    ComponentType,
+    Sample,
+    choose,
+    distinct_pair,
+    same_grid_point,
+    sample_anchor,
+    step_decimals,
+)
 
 # (title, subtitle, min, max, tick interval, step options): gridlines at the ticks.
 _SERIES = (
@@ -98,9 +106,7 @@ class ChartPoint(ComponentType):
             move = int(rng.integers(-(steps // 4), steps // 4 + 1))
             walk.append(min(steps, max(0, walk[-1] + move)))
         target = int(rng.integers(count))
-        current_k = int(rng.integers(steps + 1))
-        goal_k = int(rng.integers(steps))
-        goal_k += goal_k >= current_k  # any value but the current one
+        current_k, goal_k = distinct_pair(rng, 0, steps + 1)  # any value but the current one
         decimals = step_decimals(step)
         values: list[float | None] = [round(lo + k * step, decimals) for k in walk]
         values[target] = None  # the target's value is the instance's state, given apart
@@ -115,9 +121,7 @@ class ChartPoint(ComponentType):
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         steps = int(round((params["max"] - params["min"]) / params["step"]))
-        ka = on_grid_index(a, params["min"], params["step"])
-        kb = on_grid_index(b, params["min"], params["step"])
-        return ka is not None and ka == kb and 0 <= ka <= steps
+        return same_grid_point(a, b, params["min"], params["step"], steps)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         params = sample.params

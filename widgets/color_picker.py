@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor
+from widgets.base import ComponentType, Sample, choose, distinct_pair, sample_anchor
 
 _SHADES = ("50", "100", "200", "300", "400", "500", "600", "700", "800", "900")
 # The Material Design (2014) palette: one hex per shade of _SHADES.
@@ -69,9 +69,7 @@ class ColorPicker(ComponentType):
         # The popup adds 18 px of padding and border, the page margin 16 px.
         fit = (viewport[0] - 34 + gap) // columns - gap
         swatch = max(12, min(fit, int(rng.integers(_SWATCH_PX[0], _SWATCH_PX[1] + 1))))
-        current = int(rng.integers(len(swatches)))
-        goal = int(rng.integers(len(swatches) - 1))
-        goal += goal >= current  # any swatch but the current one
+        current, goal = distinct_pair(rng, 0, len(swatches))  # any swatch but the current one
         params = {
             "label": choose(rng, _LABELS), "columns": columns, "swatch": swatch, "gap": gap,
             "swatches": swatches, "anchor": sample_anchor(rng),

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor
+from widgets.base import ComponentType, Sample, choose, distinct_pair, sample_anchor
 
 _LABELS = ("Departure", "Return", "Due date", "Birthday", "Start date", "End date", "Check-in",
            "Check-out", "Delivery date", "Appointment", "Deadline", "Invoice date")
@@ -49,9 +49,7 @@ class DatePicker(ComponentType):
         year = int(rng.integers(_YEARS[0], _YEARS[1] + 1))
         month = int(rng.integers(1, 13))
         days = calendar.monthrange(year, month)[1]
-        current = int(rng.integers(1, days + 1))
-        goal = int(rng.integers(1, days))
-        goal += goal >= current  # any day of the month but the current one
+        current, goal = distinct_pair(rng, 1, days + 1)  # any day of the month but the current one
         # Six weeks of cells plus about 160 px of label, field, header and padding.
         fit = min((viewport[0] - 60) // 7, (viewport[1] - 180) // 6)
         cell = max(20, min(fit, int(rng.integers(_CELL_PX[0], _CELL_PX[1] + 1))))

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor
+from widgets.base import ComponentType, Sample, choose, distinct_pair, sample_anchor
 
 # (title, labels): the list shows 4-7 distinct labels of one theme.
 _LISTS = (
@@ -54,9 +54,7 @@ class DragReorder(ComponentType):
         fits = max(2, free // (row_height + gap))  # a small viewport shortens the list
         count = min(int(rng.integers(_ROWS[0], _ROWS[1] + 1)), fits, len(pool))
         labels = [pool[int(i)] for i in rng.choice(len(pool), size=count, replace=False)]
-        source = int(rng.integers(count))
-        target = int(rng.integers(count - 1))
-        target += target >= source  # any index but the current one
+        source, target = distinct_pair(rng, 0, count)  # any index but the current one
         item = labels[source]
         goal = [label for label in labels if label != item]
         goal.insert(target, item)
@@ -68,8 +66,9 @@ class DragReorder(ComponentType):
         return Sample(params, labels, goal)
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
-        def is_labels(value: Any) -> bool:
-            return isinstance(value, list) and all(isinstance(v, str) for v in value)
+        def is_labels(value: Any) -> bool:  # an order of distinct labels, the moved one in it
+            return (isinstance(value, list) and all(isinstance(v, str) for v in value)
+                    and len(set(value)) == len(value) and params["item"] in value)
 
         return is_labels(a) and is_labels(b) and a == b
 

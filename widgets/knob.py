@@ -17,7 +17,15 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, on_grid_index, sample_anchor, step_decimals
+from widgets.base import (
+    ComponentType,
+    Sample,
+    choose,
+    distinct_pair,
+    same_grid_point,
+    sample_anchor,
+    step_decimals,
+)
 
 # (min, max, step, unit): 12 to 36 steps each, fine-grained but each wedge >= 7.5 degrees.
 _RANGES = (
@@ -43,9 +51,7 @@ class Knob(ComponentType):
         # The card is the dial plus ~120 px of label, ticks and readout: keep it on screen.
         radius_hi = max(_RADIUS[0], min(_RADIUS[1], (min(viewport) - 120) // 2))
         radius = int(rng.integers(_RADIUS[0], radius_hi + 1))
-        current_k = int(rng.integers(steps + 1))
-        goal_k = int(rng.integers(steps))
-        goal_k += goal_k >= current_k  # any index but the current one
+        current_k, goal_k = distinct_pair(rng, 0, steps + 1)  # any index but the current one
         params = {
             "label": choose(rng, _LABELS), "min": lo, "max": round(lo + steps * step, decimals),
             "step": step, "unit": unit, "radius": radius, "anchor": sample_anchor(rng),
@@ -54,9 +60,8 @@ class Knob(ComponentType):
                       round(lo + goal_k * step, decimals))
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
-        ka = on_grid_index(a, params["min"], params["step"])
-        kb = on_grid_index(b, params["min"], params["step"])
-        return ka is not None and ka == kb
+        last = round((params["max"] - params["min"]) / params["step"])
+        return same_grid_point(a, b, params["min"], params["step"], last)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         label = sample.params["label"]

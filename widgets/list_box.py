@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor
+from widgets.base import ComponentType, Sample, choose, distinct_pair, sample_anchor
 
 # (label, noun, options in their natural order): a sample keeps that order.
 _LISTS = (
@@ -84,9 +84,7 @@ class ListBox(ComponentType):
         count = min(int(rng.integers(_COUNT[0], _COUNT[1] + 1)), fits, len(pool))
         picked = sorted(int(i) for i in rng.choice(len(pool), size=count, replace=False))
         options = [pool[i] for i in picked]
-        current = int(rng.integers(count))
-        goal = int(rng.integers(count - 1))
-        goal += goal >= current  # any option but the current one
+        current, goal = distinct_pair(rng, 0, count)  # any option but the current one
         width = min(int(rng.integers(_WIDTH[0], _WIDTH[1] + 1)),
                     viewport[0] - 2 * _STAGE_MARGIN)
         params = {

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor
+from widgets.base import ComponentType, Sample, choose, distinct_pair, sample_anchor
 
 # (question, a short name for instructions, options, a muted detail per option or None)
 _GROUPS = (
@@ -80,9 +80,7 @@ class RadioGroup(ComponentType):
         rows = 1 if horizontal else count
         row = int(rng.integers(_ROW_PX[0], _ROW_PX[1] + 1))
         row = max(24, min(row, (viewport[1] - 16 - overhead) // rows))
-        current = int(rng.integers(count))
-        goal = int(rng.integers(count - 1))
-        goal += goal >= current  # any option but the current one
+        current, goal = distinct_pair(rng, 0, count)  # any option but the current one
         params = {
             "question": question, "name": short, "options": options, "details": details,
             "hint": hint, "layout": "horizontal" if horizontal else "vertical",

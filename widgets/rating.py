@@ -19,7 +19,13 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, on_grid_index, sample_anchor
+from widgets.base import (
+    ComponentType,
+    Sample,
+    choose,
+    same_grid_point,
+    sample_anchor,
+)
 
 # (card title, rated aspects).
 _DOMAINS = (
@@ -113,11 +119,7 @@ class Rating(ComponentType):
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         steps = round(params["stars"] / params["step"])
-        if not all(isinstance(v, int | float) and math.isfinite(v) for v in (a, b)):
-            return False  # on_grid_index would raise on NaN and infinities
-        ka = on_grid_index(a, 0, params["step"])
-        kb = on_grid_index(b, 0, params["step"])
-        return ka is not None and 0 <= ka <= steps and ka == kb
+        return same_grid_point(a, b, 0, params["step"], steps)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         params = sample.params

@@ -20,7 +20,14 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, on_grid_index, sample_anchor
+from widgets.base import (
+    ComponentType,
+    Sample,
+    choose,
+    distinct_pair,
+    same_grid_point,
+    sample_anchor,
+)
 
 # (title, subtitle, noun): what is playing.
 _MEDIA = (
@@ -71,9 +78,7 @@ class SeekBar(ComponentType):
         step = 1 if short else 5
         px_per_step = float(rng.uniform(*_PX_PER_STEP))
         track = int(min(max_track, max(min(240, max_track), steps * px_per_step)))
-        current_k = int(rng.integers(steps + 1))
-        goal_k = int(rng.integers(steps))
-        goal_k += goal_k >= current_k  # any position but the current one
+        current_k, goal_k = distinct_pair(rng, 0, steps + 1)  # any position but the current one
         video = noun == "video"
         # A poster for videos; it must leave room for the bar on small viewports.
         poster = int(min(rng.integers(120, 200), viewport[1] - 2 * _STAGE_MARGIN - 160))
@@ -87,9 +92,7 @@ class SeekBar(ComponentType):
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         steps = params["duration"] // params["step"]
-        ka = on_grid_index(a, 0, params["step"])
-        kb = on_grid_index(b, 0, params["step"])
-        return ka is not None and ka == kb and 0 <= ka <= steps
+        return same_grid_point(a, b, 0, params["step"], steps)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         title, noun = sample.params["title"], sample.params["noun"]

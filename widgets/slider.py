@@ -13,7 +13,15 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, on_grid_index, sample_anchor, step_decimals
+from widgets.base import (
+    ComponentType,
+    Sample,
+    choose,
+    distinct_pair,
+    same_grid_point,
+    sample_anchor,
+    step_decimals,
+)
 
 # (min, max, step, unit, labels): fine-grained ranges as in FineState-Bench,
 # each with labels that make sense for its unit.
@@ -47,9 +55,7 @@ class Slider(ComponentType):
             factor = int(np.ceil(_PX_PER_STEP[0] * steps / track))
             step, steps = step * factor, steps // factor
         decimals = step_decimals(step)
-        current_k = int(rng.integers(steps + 1))
-        goal_k = int(rng.integers(steps))
-        goal_k += goal_k >= current_k  # any index but the current one
+        current_k, goal_k = distinct_pair(rng, 0, steps + 1)  # any index but the current one
         params = {
             "label": choose(rng, labels), "min": lo, "max": round(lo + steps * step, decimals),
             "step": step, "unit": unit, "track": track, "anchor": sample_anchor(rng),
@@ -58,9 +64,8 @@ class Slider(ComponentType):
                       round(lo + goal_k * step, decimals))
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
-        ka = on_grid_index(a, params["min"], params["step"])
-        kb = on_grid_index(b, params["min"], params["step"])
-        return ka is not None and ka == kb
+        last = round((params["max"] - params["min"]) / params["step"])
+        return same_grid_point(a, b, params["min"], params["step"], last)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         label = sample.params["label"]

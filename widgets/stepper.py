@@ -23,7 +23,14 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, on_grid_index, sample_anchor, step_decimals
+from widgets.base import (
+    ComponentType,
+    Sample,
+    choose,
+    same_grid_point,
+    sample_anchor,
+    step_decimals,
+)
 
 # A field: (label, min, max options, step options, unit). The range is sampled
 # from the options and cut down to whole steps.
@@ -130,9 +137,7 @@ class Stepper(ComponentType):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         field = params["fields"][params["target"]]
         n = int(round((field["max"] - field["min"]) / field["step"]))
-        ka = on_grid_index(a, field["min"], field["step"])
-        kb = on_grid_index(b, field["min"], field["step"])
-        return ka is not None and ka == kb and 0 <= ka <= n
+        return same_grid_point(a, b, field["min"], field["step"], n)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         field = sample.params["fields"][sample.params["target"]]

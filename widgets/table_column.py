@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, on_grid_index, sample_anchor
+from widgets.base import ComponentType, Sample, choose, distinct_pair, on_grid_index, sample_anchor
 
 _COMPANIES = ("Acme Corp", "Northwind", "Globex", "Initech", "Umbrella", "Hooli", "Stark Ltd",
               "Wayne Ent.", "Contoso", "Fabrikam", "Tailspin", "Litware")
@@ -152,9 +152,7 @@ class TableColumn(ComponentType):
                       else _MIN_OTHER_WIDTH + (w - _MIN_OTHER_WIDTH) * keep // spare
                       for w in widths]
             others = sum(w for w in widths if w is not None)
-        current_k = int(rng.integers(steps + 1))
-        goal_k = int(rng.integers(steps))
-        goal_k += goal_k >= current_k  # any width but the current one
+        current_k, goal_k = distinct_pair(rng, 0, steps + 1)  # any width but the current one
         row_count = int(rng.integers(_ROWS[0], _ROWS[1] + 1))
         header = int(rng.integers(_HEADER_PX[0], _HEADER_PX[1] + 1))
         row_height = int(rng.integers(_ROW_PX[0], _ROW_PX[1] + 1))

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor
+from widgets.base import ComponentType, Sample, choose, distinct_pair, sample_anchor
 
 _LABELS = ("Alarm", "Meeting start", "Reminder", "Wake-up", "Departure", "Pickup",
            "Lunch break", "Check-in", "Bedtime", "Class start", "Shift end", "Delivery slot")
@@ -49,9 +49,7 @@ class TimePicker(ComponentType):
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
         hour = int(rng.integers(24))
-        current = int(rng.integers(60))
-        goal = int(rng.integers(59))
-        goal += goal >= current  # any minute but the current one
+        current, goal = distinct_pair(rng, 0, 60)  # any minute but the current one
         wanted = int(rng.integers(_RADIUS[0], _RADIUS[1] + 1))
         free_w = viewport[0] - 2 * _STAGE_MARGIN
         free_h = viewport[1] - 2 * _STAGE_MARGIN
