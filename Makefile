@@ -17,8 +17,11 @@ run: install
 	$(VENV)/bin/finestate run --agent oracle --episodes $(EPISODES) --seed 0
 	$(VENV)/bin/finestate run --agent random --episodes $(EPISODES) --seed 0
 
+# pytest exits 5 when it collects no test: that is a broken suite, not a pass.
 test: install
-	$(PY) -m pytest -q
+	@$(PY) -m pytest -q; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; \
+	exit $$rc
 
 bench: install
 	$(PY) -m finestate_env.bench --out bench.json
