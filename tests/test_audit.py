@@ -17,7 +17,7 @@ def test_box_iou_and_grid_hand_computed():
 def test_audit_is_sound_and_tight(env_for, component):
     env = env_for(component)
     env.reset(seed=21)
-    report = audit_instance(env.backend, env.instance, density=3, core_density=8)
+    report = audit_instance(env.backend, env.instance, density=3, core_density=6)
     assert report.soundness == 1.0, f"unsound points: {report.unsound}"
     if widgets.COMPONENTS[component].goal_box_is_region:
         # Only sub-pixel slivers of the goal region may lie outside the box.
