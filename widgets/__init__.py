@@ -13,7 +13,7 @@ from finestate_env.schema import FAMILIES
 from widgets.base import ComponentType, Sample
 
 # The 23 types in the order of DESIGN.md §2. Module name == type name, and each
-# module defines exactly one ComponentType subclass.
+# module defines exactly one ComponentType subclass of its own.
 TYPE_NAMES = (
     "slider", "knob", "stepper", "seek_bar", "chart_point",
     "switch", "checkbox", "radio_group", "tabs", "segmented", "accordion",
@@ -28,7 +28,7 @@ def _load() -> dict[str, ComponentType]:
     for name in TYPE_NAMES:
         module = importlib.import_module(f"widgets.{name}")
         (cls,) = [v for v in vars(module).values() if isinstance(v, type)
-                  and issubclass(v, ComponentType) and v is not ComponentType]
+                  and issubclass(v, ComponentType) and v.__module__ == module.__name__]
         loaded[cls.name] = cls()
     return loaded
 

@@ -63,6 +63,23 @@ class ComponentType(ABC):
         return str(state)
 
 
+class RangeType(ComponentType):
+    """A numeric value on the grid min + k * step, k in [0, (max - min) / step].
+
+    Shared by the types whose params hold `min`, `max`, `step` and `unit`
+    (slider, knob): exact equality on that grid, and the value written with
+    the step's decimals and the unit.
+    """
+
+    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
+        last = round((params["max"] - params["min"]) / params["step"])
+        return same_grid_point(a, b, params["min"], params["step"], last)
+
+    def describe(self, state: Any, params: dict[str, Any]) -> str:
+        decimals = step_decimals(params["step"])
+        return f"{state:.{decimals}f}{params['unit']}"
+
+
 def choose(rng: np.random.Generator, options: list | tuple) -> Any:
     """One element of `options`, drawn from `rng` (keeps element types intact)."""
     return options[int(rng.integers(len(options)))]

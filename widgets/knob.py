@@ -12,17 +12,14 @@ so that every value owns a wedge of at least 7.5 degrees.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from finestate_env.schema import Instructions
 from widgets.base import (
-    ComponentType,
+    RangeType,
     Sample,
     choose,
     distinct_pair,
-    same_grid_point,
     sample_anchor,
     step_decimals,
 )
@@ -38,7 +35,7 @@ _LABELS = ("Volume", "Gain", "Bass", "Treble", "Reverb", "Drive", "Mix", "Tempo"
 _RADIUS = (50, 80)
 
 
-class Knob(ComponentType):
+class Knob(RangeType):
     name = "knob"
     family = "numeric_range"
     gesture = "drag"
@@ -59,10 +56,6 @@ class Knob(ComponentType):
         return Sample(params, round(lo + current_k * step, decimals),
                       round(lo + goal_k * step, decimals))
 
-    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
-        last = round((params["max"] - params["min"]) / params["step"])
-        return same_grid_point(a, b, params["min"], params["step"], last)
-
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         label = sample.params["label"]
         goal = self.describe(sample.goal_state, sample.params)
@@ -71,7 +64,3 @@ class Knob(ComponentType):
         interact = choose(rng, (f"Turn the {label} knob to {goal}.", f"Set {label} to {goal}.",
                                 f"Rotate the {label} dial until it reads {goal}."))
         return Instructions(locate=locate, interact=interact)
-
-    def describe(self, state: Any, params: dict[str, Any]) -> str:
-        decimals = step_decimals(params["step"])
-        return f"{state:.{decimals}f}{params['unit']}"

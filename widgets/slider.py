@@ -8,17 +8,14 @@ track. Steps are sampled so that every value owns at least 5 px of track.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from finestate_env.schema import Instructions
 from widgets.base import (
-    ComponentType,
+    RangeType,
     Sample,
     choose,
     distinct_pair,
-    same_grid_point,
     sample_anchor,
     step_decimals,
 )
@@ -40,7 +37,7 @@ _RANGES = (
 _PX_PER_STEP = (5.0, 12.0)
 
 
-class Slider(ComponentType):
+class Slider(RangeType):
     name = "slider"
     family = "numeric_range"
     gesture = "drag"
@@ -63,10 +60,6 @@ class Slider(ComponentType):
         return Sample(params, round(lo + current_k * step, decimals),
                       round(lo + goal_k * step, decimals))
 
-    def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
-        last = round((params["max"] - params["min"]) / params["step"])
-        return same_grid_point(a, b, params["min"], params["step"], last)
-
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         label = sample.params["label"]
         goal = self.describe(sample.goal_state, sample.params)
@@ -75,7 +68,3 @@ class Slider(ComponentType):
         interact = choose(rng, (f"Set {label} to {goal}.", f"Drag the {label} slider to {goal}.",
                                 f"Adjust {label} so that it reads {goal}."))
         return Instructions(locate=locate, interact=interact)
-
-    def describe(self, state: Any, params: dict[str, Any]) -> str:
-        decimals = step_decimals(params["step"])
-        return f"{state:.{decimals}f}{params['unit']}"
