@@ -71,6 +71,16 @@ class RangeType(ComponentType):
     the step's decimals and the unit.
     """
 
+    @staticmethod
+    def grid_pair(rng: np.random.Generator, lo: float, step: float,
+                  steps: int) -> tuple[float, float, float]:
+        """(max, current, goal): two different values of the grid lo + k * step, k <= steps,
+        written with the step's decimals so that they read back exactly."""
+        decimals = step_decimals(step)
+        current_k, goal_k = distinct_pair(rng, 0, steps + 1)
+        return (round(lo + steps * step, decimals), round(lo + current_k * step, decimals),
+                round(lo + goal_k * step, decimals))
+
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         last = round((params["max"] - params["min"]) / params["step"])
         return same_grid_point(a, b, params["min"], params["step"], last)

@@ -19,9 +19,7 @@ from widgets.base import (
     RangeType,
     Sample,
     choose,
-    distinct_pair,
     sample_anchor,
-    step_decimals,
 )
 
 # (min, max, step, unit): 12 to 36 steps each, fine-grained but each wedge >= 7.5 degrees.
@@ -44,17 +42,15 @@ class Knob(RangeType):
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
         lo, hi, step, unit = choose(rng, _RANGES)
         steps = round((hi - lo) / step)
-        decimals = step_decimals(step)
         # The card is the dial plus ~120 px of label, ticks and readout: keep it on screen.
         radius_hi = max(_RADIUS[0], min(_RADIUS[1], (min(viewport) - 120) // 2))
         radius = int(rng.integers(_RADIUS[0], radius_hi + 1))
-        current_k, goal_k = distinct_pair(rng, 0, steps + 1)  # any index but the current one
+        top, current, goal = self.grid_pair(rng, lo, step, steps)
         params = {
-            "label": choose(rng, _LABELS), "min": lo, "max": round(lo + steps * step, decimals),
+            "label": choose(rng, _LABELS), "min": lo, "max": top,
             "step": step, "unit": unit, "radius": radius, "anchor": sample_anchor(rng),
         }
-        return Sample(params, round(lo + current_k * step, decimals),
-                      round(lo + goal_k * step, decimals))
+        return Sample(params, current, goal)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         label = sample.params["label"]

@@ -15,9 +15,7 @@ from widgets.base import (
     RangeType,
     Sample,
     choose,
-    distinct_pair,
     sample_anchor,
-    step_decimals,
 )
 
 # (min, max, step, unit, labels): fine-grained ranges as in FineState-Bench,
@@ -51,14 +49,12 @@ class Slider(RangeType):
         if track / steps < _PX_PER_STEP[0]:  # too many steps for the viewport: coarser grid
             factor = int(np.ceil(_PX_PER_STEP[0] * steps / track))
             step, steps = step * factor, steps // factor
-        decimals = step_decimals(step)
-        current_k, goal_k = distinct_pair(rng, 0, steps + 1)  # any index but the current one
+        top, current, goal = self.grid_pair(rng, lo, step, steps)
         params = {
-            "label": choose(rng, labels), "min": lo, "max": round(lo + steps * step, decimals),
+            "label": choose(rng, labels), "min": lo, "max": top,
             "step": step, "unit": unit, "track": track, "anchor": sample_anchor(rng),
         }
-        return Sample(params, round(lo + current_k * step, decimals),
-                      round(lo + goal_k * step, decimals))
+        return Sample(params, current, goal)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         label = sample.params["label"]
