@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SYSTEM_STAMP := $(VENV)/.system
 # Debian packages: the browser, and fonts so that rendering is the same everywhere.
-APT_PACKAGES := chromium fonts-dejavu-core fonts-dejavu-extra fonts-liberation2
+APT_PACKAGES := chromium chromium-headless-shell fonts-dejavu-core fonts-dejavu-extra fonts-liberation2
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 EPISODES ?= 100
 

@@ -1,8 +1,9 @@
 """Probing a rendered instance: perform p1 at given points and read the states back.
 
-This is how boxes are proven rather than assumed: each probe restores the
-instance's current state inside the page (no new page, no re-measurement),
-performs the instance's gesture with real input, and reads the control back.
+This is how boxes are proven rather than assumed: each probe performs the
+instance's gesture with real input from the instance's current state and reads
+the control back (Backend.probe; the web backend restores the current state
+inside the page between gestures, with no round trip and no re-measurement).
 """
 
 from __future__ import annotations
@@ -28,19 +29,15 @@ def probe_points(backend, instance: Instance, p1_points: Sequence[Sequence[float
                  p0: Sequence[float] | None = None) -> list[Probe]:
     """Operate at each p1 (screenshot pixels) from p0 (default: the centre of `now`).
 
-    The backend must be showing `instance` (after `env.reset`); it is left
-    showing the instance's current state again.
+    The backend renders the instance from its live block itself and is left
+    showing the instance's current state.
     """
     if instance.live is None:
         raise ValueError(f"instance {instance.id!r} has no live block: it cannot be probed")
     component = widgets.COMPONENTS[instance.component]
     start = tuple(p0) if p0 is not None else box_center(instance.boxes.current.now)
-    probes = []
-    backend.restore(instance.live)
-    for point in p1_points:
-        p1 = (float(point[0]), float(point[1]))
-        backend.perform(instance.gesture, start, p1)
-        state = backend.read_and_restore(instance.live)  # ready for the next probe
-        probes.append(Probe(start, p1, state, component.states_equal(
-            state, instance.goal_state, instance.live.params)))
-    return probes
+    points = [(float(p[0]), float(p[1])) for p in p1_points]
+    states = backend.probe(instance.live, instance.gesture, start, points)
+    return [Probe(start, p1, state, component.states_equal(state, instance.goal_state,
+                                                           instance.live.params))
+            for p1, state in zip(points, states, strict=True)]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import widgets
+from finestate_env.backends.base import Backend
+from finestate_env.coords import box_center
 from replay.audit import audit_instance, box_iou, grid
 
 
@@ -42,3 +44,24 @@ def test_audit_catches_a_shifted_goal_box(env_for, component):
         update={"boxes": instance.boxes.model_copy(update={"current": shifted})})
     report = audit_instance(env.backend, tampered, density=3, core_density=3)
     assert report.soundness < 1.0
+
+
+def test_pipelined_probes_give_the_states_of_one_render_per_probe(env_for, component):
+    """The page's in-place restore between pipelined probes (WebBackend.probe)
+    must give exactly what rendering afresh before every gesture gives."""
+    env = env_for(component)
+    env.reset(seed=23)
+    instance = env.instance
+    backend = env.backend
+    p0 = box_center(instance.boxes.current.now)
+    points = grid(instance.boxes.current.core, 3) + grid(instance.boxes.current.goal, 2)
+    fast = backend.probe(instance.live, instance.gesture, p0, points)
+    slow = Backend.probe(backend, instance.live, instance.gesture, p0, points)
+    assert fast == slow
+    # Page script cannot press the marker key: an untrusted F24 records nothing.
+    backend.evaluate("spec => FineState.startProbing(spec)", {
+        "component": instance.component, "params": instance.live.params,
+        "state": instance.live.current_state, "theme": instance.live.theme})
+    backend.evaluate("window.dispatchEvent(new KeyboardEvent('keydown', {key: 'F24'}))")
+    assert backend.evaluate("FineState.takeProbes()") == []
+    backend.evaluate("FineState.stopProbing()")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -51,6 +52,22 @@ class Backend(ABC):
     @abstractmethod
     def read_state(self) -> Any:
         """The control's actual state, read back from the control itself."""
+
+    def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
+              p1_points: Sequence[tuple[float, float]]) -> list[Any]:
+        """The state each gesture p0 -> p1 produces from `spec`'s current state.
+
+        For the box audit. This default renders afresh before every gesture;
+        a backend overrides it with something faster that gives the same states.
+        It leaves `spec` shown in its current state.
+        """
+        states = []
+        for p1 in p1_points:
+            self.render(spec)
+            self.perform(gesture, p0, p1)
+            states.append(self.read_state())
+        self.render(spec)
+        return states
 
     @abstractmethod
     def close(self) -> None:

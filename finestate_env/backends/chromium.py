@@ -6,11 +6,14 @@ system `chromium` is used; `FINESTATE_CHROMIUM` overrides the path.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import threading
+from collections.abc import Sequence
+from typing import Any
 
-from playwright.sync_api import Playwright, sync_playwright
+from playwright.sync_api import CDPSession, Playwright, sync_playwright
 
 # Quiet and offline-safe: no background traffic, no first-run UI, no GPU.
 LAUNCH_ARGS = (
@@ -36,15 +39,21 @@ LAUNCH_ARGS = (
 
 
 DEBIAN_BINARY = "/usr/lib/chromium/chromium"
+# Debian's chromium-headless-shell: the headless-only build Playwright itself
+# prefers for headless runs. Measured here: screenshots ~28 ms instead of ~42,
+# episodes ~20% faster, a third less memory.
+DEBIAN_HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
 
 
-def find_chromium() -> str:
+def find_chromium(headless: bool = True) -> str:
     """Path of the Chromium executable, or a clear error saying how to install one."""
     override = os.environ.get("FINESTATE_CHROMIUM")
     if override:
         if not os.access(override, os.X_OK):
             raise FileNotFoundError(f"FINESTATE_CHROMIUM={override!r} is not an executable file")
         return override
+    if headless and os.access(DEBIAN_HEADLESS_SHELL, os.X_OK):
+        return DEBIAN_HEADLESS_SHELL
     # Debian's /usr/bin/chromium is a shell wrapper that adds flags from
     # /etc/chromium.d (GPU rasterization among them): launch the binary itself.
     if os.access(DEBIAN_BINARY, os.X_OK):
@@ -89,3 +98,18 @@ class _Driver:
 
 
 DRIVER = _Driver()
+
+
+def send_pipelined(cdp: CDPSession, commands: Sequence[tuple[str, dict]]) -> list[Any]:
+    """Send CDP commands back to back and wait for all the replies, in order.
+
+    The sync `CDPSession.send` waits for each reply before the next command
+    leaves, and a mouse move's reply waits for the page's next frame (~17 ms):
+    a gesture's few events cost a frame each. Chromium handles one session's
+    commands in order, so nothing is lost by not waiting in between. The sync
+    API has no batch call; this schedules the async implementation's sends on
+    the sync API's own loop, the way each of its methods does for one call.
+    """
+    impl = cdp._impl_obj  # noqa: SLF001 (the async object behind the sync wrapper)
+    return cdp._sync(asyncio.gather(  # noqa: SLF001
+        *(impl.send(method, params, None) for method, params in commands)))

@@ -10,6 +10,7 @@ files under a host that cannot resolve, and every other request is aborted
 from __future__ import annotations
 
 import base64
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +20,14 @@ from playwright.sync_api import Error as PlaywrightError
 
 import widgets
 from finestate_env.backends.base import Backend, BackendCrashed, Rendered
-from finestate_env.backends.chromium import DRIVER, LAUNCH_ARGS, find_chromium
+from finestate_env.backends.chromium import DRIVER, LAUNCH_ARGS, find_chromium, send_pipelined
 from finestate_env.schema import Boxes, BoxSet, Gesture, LiveSpec
 
 WEB_ROOT = Path(widgets.__file__).parent / "web"
 ORIGIN = "http://finestate.invalid"  # .invalid never resolves: nothing can leak to a real host
 _CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css",
                   ".woff2": "font/woff2", ".ttf": "font/ttf", ".png": "image/png"}
-# Intermediate pointer moves of a drag: each costs a round trip (~15 ms), and
-# the controls only need to see motion, so a few suffice.
+# Intermediate pointer moves of a drag: the controls only need to see motion.
 DRAG_STEPS = 4
 
 
@@ -66,7 +66,7 @@ class WebBackend(Backend):
         self._playwright = DRIVER.acquire()
         try:
             self._browser = self._playwright.chromium.launch(
-                executable_path=self.chromium or find_chromium(),
+                executable_path=self.chromium or find_chromium(self.headless),
                 headless=self.headless, args=list(LAUNCH_ARGS))
             self._browser.on("disconnected", lambda _: self._mark_crashed("browser disconnected"))
             context = self._browser.new_context(
@@ -143,20 +143,33 @@ class WebBackend(Backend):
         boxes = BoxSet(current=Boxes(**result["current"]), target=Boxes(**result["target"]))
         return Rendered(boxes=boxes, state=result["state"])
 
-    def restore(self, spec: LiveSpec) -> Any:
-        """Re-show the current state without measuring (fast, for probing)."""
+    def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
+              p1_points: Sequence[tuple[float, float]]) -> list[Any]:
+        # Many gestures in one pipeline; the page records each one's state and
+        # restores the current state itself on a marker key (stage.js,
+        # "Probing"), so a probe costs no round trip of its own.
         self._park_pointer()
         payload = {"component": spec.component, "params": spec.params,
                    "state": spec.current_state, "theme": spec.theme}
-        return self._call("restore", lambda: self._page.evaluate(
-            "spec => FineState.render(spec)", payload))
-
-    def read_and_restore(self, spec: LiveSpec) -> Any:
-        """The state the last action produced, then the current state shown again."""
-        payload = {"component": spec.component, "params": spec.params,
-                   "state": spec.current_state, "theme": spec.theme}
-        return self._call("probe read-back", lambda: self._page.evaluate(
-            "spec => FineState.readAndRestore(spec)", payload))
+        self._call("probe set-up", lambda: self._page.evaluate(
+            "spec => FineState.startProbing(spec)", payload))
+        states: list[Any] = []
+        try:
+            for start in range(0, len(p1_points), PROBE_BATCH):
+                commands = []
+                for p1 in p1_points[start:start + PROBE_BATCH]:
+                    commands += self._gesture_events(gesture, p0, p1) + PROBE_MARKER
+                self._pointer_moved = True
+                self._call("probes", lambda: send_pipelined(self._cdp, commands))
+                states += self._call("probe read-back", lambda: self._page.evaluate(
+                    "FineState.takeProbes()"))
+        finally:
+            if self._page is not None:
+                self._call("probe clean-up", lambda: self._page.evaluate("FineState.stopProbing()"))
+        if len(states) != len(p1_points):
+            raise RuntimeError(f"probing recorded {len(states)} states for "
+                               f"{len(p1_points)} gestures; the marker key was lost")
+        return states
 
     def screenshot(self) -> np.ndarray:
         # CDP's captureScreenshot with optimizeForSpeed is ~2x faster than
@@ -167,41 +180,37 @@ class WebBackend(Backend):
         return np.ascontiguousarray(image[:, :, :3])
 
     def perform(self, gesture: Gesture, p0: tuple[float, float], p1: tuple[float, float]) -> None:
-        if gesture not in ("tap", "drag"):
-            raise ValueError(f"unknown gesture {gesture!r}; expected 'tap' or 'drag'")
-
-        def act() -> None:
-            self._mouse("mouseMoved", p0)
-            if gesture == "tap":
-                self._mouse("mouseMoved", p1)
-                self._mouse("mousePressed", p1, buttons=1, clicks=1)
-                self._mouse("mouseReleased", p1, buttons=0, clicks=1)
-            else:
-                self._mouse("mousePressed", p0, buttons=1, clicks=1)
-                for i in range(1, DRAG_STEPS + 1):
-                    t = i / DRAG_STEPS
-                    self._mouse("mouseMoved", (p0[0] + (p1[0] - p0[0]) * t,
-                                               p0[1] + (p1[1] - p0[1]) * t), buttons=1)
-                self._mouse("mouseReleased", p1, buttons=0, clicks=1)
-
+        events = self._gesture_events(gesture, p0, p1)
         self._pointer_moved = True
-        self._call(f"a {gesture}", act)
+        self._call(f"a {gesture}", lambda: send_pipelined(self._cdp, events))
 
-    def _mouse(self, kind: str, point: tuple[float, float], buttons: int = 0,
-               clicks: int = 0) -> None:
-        # The same trusted input events Playwright's page.mouse sends, on our
-        # own CDP session: one round trip each instead of two through the driver.
-        # Each returns once the page has handled the event.
-        self._cdp.send("Input.dispatchMouseEvent", {
-            "type": kind, "x": float(point[0]), "y": float(point[1]),
-            "button": "left" if buttons or kind == "mouseReleased" else "none",
-            "buttons": buttons, "clickCount": clicks})
+    @staticmethod
+    def _gesture_events(gesture: Gesture, p0: tuple[float, float],
+                        p1: tuple[float, float]) -> list[tuple[str, dict]]:
+        """The trusted mouse events of one gesture, as CDP commands.
+
+        They are sent back to back (send_pipelined), as fast real input arrives:
+        the page may coalesce consecutive moves into one pointermove per frame
+        (the intermediate positions stay in getCoalescedEvents), and presses
+        and releases are handled in order after the moves before them.
+        """
+        if gesture == "tap":
+            return [_mouse("mouseMoved", p0), _mouse("mouseMoved", p1),
+                    _mouse("mousePressed", p1, buttons=1, clicks=1),
+                    _mouse("mouseReleased", p1, buttons=0, clicks=1)]
+        if gesture == "drag":
+            moves = [_mouse("mouseMoved", (p0[0] + (p1[0] - p0[0]) * i / DRAG_STEPS,
+                                           p0[1] + (p1[1] - p0[1]) * i / DRAG_STEPS), buttons=1)
+                     for i in range(1, DRAG_STEPS + 1)]
+            return ([_mouse("mouseMoved", p0), _mouse("mousePressed", p0, buttons=1, clicks=1)]
+                    + moves + [_mouse("mouseReleased", p1, buttons=0, clicks=1)])
+        raise ValueError(f"unknown gesture {gesture!r}; expected 'tap' or 'drag'")
 
     def _park_pointer(self) -> None:
         # The pointer left over from the last action would hover over the next
         # control; park it in the page corner so the same seed gives the same pixels.
         if self._pointer_moved:
-            self._call("pointer reset", lambda: self._mouse("mouseMoved", (0.0, 0.0)))
+            self._call("pointer reset", lambda: self._cdp.send(*_mouse("mouseMoved", (0.0, 0.0))))
             self._pointer_moved = False
 
     def read_state(self) -> Any:
@@ -213,3 +222,21 @@ class WebBackend(Backend):
 
     def __repr__(self) -> str:
         return f"WebBackend(viewport={self.viewport!r}, running={self._page is not None})"
+
+
+def _mouse(kind: str, point: tuple[float, float], buttons: int = 0,
+           clicks: int = 0) -> tuple[str, dict]:
+    # The same trusted input events Playwright's page.mouse sends, on our own
+    # CDP session: no round trip through the driver's own logic.
+    return ("Input.dispatchMouseEvent", {
+        "type": kind, "x": float(point[0]), "y": float(point[1]),
+        "button": "left" if buttons or kind == "mouseReleased" else "none",
+        "buttons": buttons, "clickCount": clicks})
+
+
+# After each probe gesture: the key the page's probe recorder listens for (stage.js).
+PROBE_MARKER = [("Input.dispatchKeyEvent", {"type": kind, "key": "F24", "code": "F24",
+                                            "windowsVirtualKeyCode": 135})
+                for kind in ("rawKeyDown", "keyUp")]
+# Probes per pipeline: bounds what one failure can take with it.
+PROBE_BATCH = 200

@@ -109,7 +109,8 @@
     host.style.top = `${margin + Math.round(anchor[1] * freeY)}px`;
   }
 
-  async function render(spec) {
+  // Build the control of `spec` in its state, synchronously.
+  function show(spec) {
     const factory = factories.get(spec.component);
     if (!factory) throw new Error(`no web renderer for component '${spec.component}'`);
     document.body.className = `theme-${spec.theme || "classic-light"}`;
@@ -118,11 +119,36 @@
     const control = factory(host, spec.params, structuredClone(spec.state), kit);
     place(host, spec.params.anchor || [0.5, 0.5]);
     active = control;
+    return control;
+  }
+
+  async function render(spec) {
+    const control = show(spec);
     // Settled: layout is forced by the measurement below and fonts are local;
     // waiting for pending font loads covers the first render of a session.
     await document.fonts.ready;
     return control.state();
   }
+
+  // Probing (the box audit, replay/probe.py) sends many gestures back to back
+  // with no round trip between them. After each gesture comes a trusted press
+  // of PROBE_KEY: the page records the state the gesture produced and shows the
+  // current state again before it handles the next gesture's events. Input is
+  // handled in order, so each record belongs to exactly one gesture. The key
+  // never reaches a control, and script cannot press it (isTrusted).
+  const PROBE_KEY = "F24";
+  let probing = null;
+  function onProbeKey(event) {
+    if (!probing || event.key !== PROBE_KEY || !event.isTrusted) return;
+    event.stopImmediatePropagation();
+    event.preventDefault();
+    if (event.type === "keydown") {
+      probing.states.push(requireActive().state());
+      show(probing.spec);
+    }
+  }
+  window.addEventListener("keydown", onProbeKey, true);
+  window.addEventListener("keyup", onProbeKey, true);
 
   // Measuring a goal box scans thousands of points through the widget's own
   // pointer mapping, which reads element rects each time. Layout cannot change
@@ -154,13 +180,19 @@
     has(name) { return factories.has(name); },
     render,
     state() { return requireActive().state(); },
-    // Probing: read the state an action produced and show the current state
-    // again, in one round trip.
-    async readAndRestore(spec) {
-      const reached = requireActive().state();
+    // Record probes of `spec` (shown in its current state); take the states
+    // recorded so far; stop recording.
+    async startProbing(spec) {
       await render(spec);
-      return reached;
+      probing = { spec, states: [] };
     },
+    takeProbes() {
+      if (!probing) throw new Error("not probing");
+      const states = probing.states;
+      probing.states = [];
+      return states;
+    },
+    stopProbing() { probing = null; },
     boxes(goal) { return withFrozenLayout(() => requireActive().boxes(goal)); },
     // Everything a reset needs in one round trip: boxes of the target
     // configuration (rendered showing the goal), then the current one.
