@@ -160,7 +160,7 @@ class WebBackend(Backend):
                 for p1 in p1_points[start:start + PROBE_BATCH]:
                     commands += self._gesture_events(gesture, p0, p1) + PROBE_MARKER
                 self._pointer_moved = True
-                self._call("probes", lambda: send_pipelined(self._cdp, commands))
+                self._call("probes", lambda batch=commands: send_pipelined(self._cdp, batch))
                 states += self._call("probe read-back", lambda: self._page.evaluate(
                     "FineState.takeProbes()"))
         finally:
