@@ -70,16 +70,23 @@ def metric_table(results: list[StepResult], which: str) -> dict[str, Any]:
     }
 
 
-def summarize(results: Iterable[StepResult]) -> dict[str, Any]:
-    results = list(results)
+def crosscheck_table(results: Iterable[Any]) -> dict[str, Any]:
+    """`{"agree", "false_accept", "false_reject", "by_component"}` over the results
+    that have a cross-check (a miss or a static-only record has none)."""
+    checked = [r for r in results if r.crosscheck is not None]
     by_component: dict[str, dict[str, int]] = {}
-    for result in results:
+    for result in checked:
         by_component.setdefault(result.component, scoring.crosscheck_counts([]))
         by_component[result.component][result.crosscheck] += 1
-    crosscheck = scoring.crosscheck_counts(r.crosscheck for r in results)
-    crosscheck["by_component"] = dict(sorted(by_component.items()))
+    table: dict[str, Any] = scoring.crosscheck_counts(r.crosscheck for r in checked)
+    table["by_component"] = dict(sorted(by_component.items()))
+    return table
+
+
+def summarize(results: Iterable[StepResult]) -> dict[str, Any]:
+    results = list(results)
     return {"static": metric_table(results, "static"), "live": metric_table(results, "live"),
-            "crosscheck": crosscheck,
+            "crosscheck": crosscheck_table(results),
             "action_errors": sum(r.action_error is not None for r in results)}
 
 
@@ -106,4 +113,24 @@ def format_summary(summary: dict[str, Any]) -> str:
                          f"false reject {counts['false_reject']}")
     if summary["action_errors"]:
         lines.append(f"action errors: {summary['action_errors']}")
+    return "\n".join(lines)
+
+
+def format_metric_table(table: dict[str, Any]) -> str:
+    """One metric set per row: overall, then by platform, family and type.
+
+    `table` is `metric_table`'s shape (`score`'s summary, or `summarize(...)["static"]`).
+    """
+    names = ("SR@Loc", "SR@Int", "ES-SR@Loc", "ES-SR@Int")
+    lines = [f"{'':<30}{'n':>6}  " + "".join(f"{name:>11}" for name in names) + f"{'missing':>9}"]
+
+    def row(label: str, rates: dict[str, Any]) -> str:
+        cells = "".join(f"{rates[m]:>11.3f}" for m in scoring.METRICS)
+        return f"{label:<30}{rates['n']:>6}  {cells}{rates['missing']:>9}"
+
+    lines.append(row("overall", table["overall"]))
+    for group, title in (("by_platform", "platform"), ("by_family", "family"),
+                         ("by_component", "type")):
+        for name, rates in table[group].items():
+            lines.append(row(f"  {title} {name}", rates))
     return "\n".join(lines)

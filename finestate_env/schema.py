@@ -94,8 +94,9 @@ class Instance(_Model):
     id: str
     platform: Platform
     component: str
-    family: Family
-    gesture: Gesture
+    # None only for an imported static record whose type names no known family / gesture.
+    family: Family | None
+    gesture: Gesture | None
     instructions: Instructions
     current_state: Any
     goal_state: Any
@@ -103,6 +104,10 @@ class Instance(_Model):
     size: Size
     boxes: BoxSet  # pixels of `image`
     live: LiveSpec | None = None  # absent for imported static records: not replayable
+    # The current boxes in [0, 1] exactly as an imported normalised record gave them.
+    # Static scoring compares in this frame when present, so imported boxes are never
+    # re-rounded through pixels (finestate_env.formats documents the mapping).
+    normalized_boxes: Boxes | None = None
 
 
 class Prediction(BaseModel):

@@ -1,0 +1,98 @@
+"""JSON Lines reading with errors that name the file, the line and the field."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+
+class FormatError(ValueError):
+    """A bad record: `PATH:LINE: FIELD: expected ..., got ...`."""
+
+    def __init__(self, path: str | Path, line: int, field_name: str, expected: str,
+                 got: str) -> None:
+        self.path, self.line, self.field = str(path), line, field_name
+        super().__init__(f"{path}:{line}: {field_name}: expected {expected}, got {got}")
+
+
+@dataclass
+class ReadResult:
+    """What a reader accepted, what it skipped (one message per skipped line) and the layout."""
+
+    items: list[Any]
+    skipped: list[str] = field(default_factory=list)
+    layout: str = ""
+    path: Path | None = None
+
+
+def shown(value: Any, limit: int = 80) -> str:
+    """A short JSON-ish rendering of a bad value for an error message."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=True)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def records(path: Path) -> Iterator[tuple[int, Any]]:
+    """(line number, parsed JSON) for every non-blank line; a line that is not JSON raises."""
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            text = line.strip()
+            if not text:
+                continue
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError as exc:
+                yield number, FormatError(path, number, "line", "one JSON object",
+                                          f"invalid JSON ({exc.msg} at column {exc.colno})")
+                continue
+            if not isinstance(value, dict):
+                value = FormatError(path, number, "line", "one JSON object",
+                                    f"a JSON {type(value).__name__}: {shown(value)}")
+            yield number, value
+
+
+def from_validation_error(path: Path, line: int, exc: ValidationError,
+                          prefix: str = "") -> FormatError:
+    """The first problem pydantic found, as a FormatError naming the field."""
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error["loc"]) or "record"
+    if prefix:
+        where = f"{prefix}.{where}"
+    kind = error["type"]
+    if kind == "missing":
+        return FormatError(path, line, where, "a value (the field is required)", "nothing")
+    if kind == "extra_forbidden":
+        return FormatError(path, line, where, "no such field", shown(error.get("input")))
+    message = error["msg"]
+    for lead in ("Input should be ", "Value error, ", "Assertion failed, "):
+        if message.startswith(lead):
+            message = message[len(lead):]
+    return FormatError(path, line, where, message, shown(error.get("input")))
+
+
+def number_pair(value: Any) -> tuple[float, float] | None:
+    """`[x, y]` of two finite numbers (not booleans), else None."""
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        return None
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+        return None
+    x, y = float(value[0]), float(value[1])
+    return (x, y) if math.isfinite(x) and math.isfinite(y) else None
+
+
+def number_quad(value: Any) -> tuple[float, float, float, float] | None:
+    """Four finite numbers (not booleans), else None."""
+    if not isinstance(value, list | tuple) or len(value) != 4:
+        return None
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+        return None
+    quad = tuple(float(v) for v in value)
+    return quad if all(math.isfinite(v) for v in quad) else None  # type: ignore[return-value]
