@@ -10,23 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import gymnasium as gym
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 import widgets
+from replay import drawing
+from replay.drawing import crop_around, draw_boxes
 from widgets.themes import THEMES
 
-BOX_COLOURS = {"loc": (37, 99, 235), "core": (245, 158, 11), "goal": (22, 163, 74),
-               "now": (220, 38, 38)}
 TILE = (300, 250)
 LABEL_WIDTH = 130
 HEADER = 28
-
-
-def _font(size: int) -> ImageFont.ImageFont:
-    try:
-        return ImageFont.truetype("DejaVuSans.ttf", size)
-    except OSError:  # no DejaVu on this machine: Pillow's built-in bitmap font
-        return ImageFont.load_default()
 
 
 def render_tile(env, instance: dict, theme: str) -> Image.Image:
@@ -34,14 +27,9 @@ def render_tile(env, instance: dict, theme: str) -> Image.Image:
     live = dict(instance["live"], theme=theme)
     obs, info = env.reset(options={"instance": dict(instance, live=live)})
     image = Image.fromarray(obs["screenshot"])
-    draw = ImageDraw.Draw(image)
     boxes = info["boxes"]["current"]
-    for name in ("loc", "core", "goal", "now"):
-        draw.rectangle(boxes[name], outline=BOX_COLOURS[name], width=2 if name == "goal" else 1)
-    x1, y1, x2, y2 = boxes["loc"]
-    margin = 12
-    crop = image.crop((max(0, x1 - margin), max(0, y1 - margin),
-                       min(image.width, x2 + margin + 1), min(image.height, y2 + margin + 1)))
+    draw_boxes(image, {name: boxes[name] for name in ("loc", "core", "goal", "now")})
+    crop = crop_around(image, boxes["loc"])
     crop.thumbnail(TILE)
     tile = Image.new("RGB", TILE, (255, 255, 255))
     tile.paste(crop, ((TILE[0] - crop.width) // 2, (TILE[1] - crop.height) // 2))
@@ -53,7 +41,7 @@ def make_gallery(out: str | Path, components: list[str] | None = None, seed: int
     sheet = Image.new("RGB", (LABEL_WIDTH + TILE[0] * len(THEMES), HEADER + TILE[1] * len(names)),
                       (255, 255, 255))
     draw = ImageDraw.Draw(sheet)
-    font = _font(14)
+    font = drawing.font(14)
     for col, theme in enumerate(THEMES):
         draw.text((LABEL_WIDTH + col * TILE[0] + 8, 6), theme, fill=(0, 0, 0), font=font)
     env = gym.make("FineState-Web-v0").unwrapped  # one browser for the whole sheet

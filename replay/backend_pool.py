@@ -1,0 +1,31 @@
+"""One live backend per (platform, screen size), started on first use and kept for a run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from finestate_env.backends import Backend, make_backend
+from finestate_env.env import DEFAULT_BACKEND
+from finestate_env.schema import Instance
+
+
+class BackendPool:
+    def __init__(self, backend_options: dict[str, Any] | None = None) -> None:
+        self.backend_options = backend_options or {}
+        self._backends: dict[tuple[str, int, int], Backend] = {}
+
+    def for_instance(self, instance: Instance) -> Backend:
+        """The backend that can show `instance` (its platform, its screenshot size)."""
+        key = (instance.platform, instance.size.width, instance.size.height)
+        if key not in self._backends:
+            name = DEFAULT_BACKEND.get(instance.platform)
+            if name is None:
+                raise ValueError(f"instance {instance.id!r}: platform {instance.platform!r} "
+                                 "has no live backend here")
+            self._backends[key] = make_backend(name, key[1:], **self.backend_options)
+        return self._backends[key]
+
+    def close(self) -> None:
+        for backend in self._backends.values():
+            backend.close()
+        self._backends.clear()

@@ -1,0 +1,126 @@
+"""`finestate audit`: prove or disprove the boxes of every instance in a file by probing.
+
+Per instance: soundness (share of goal-box probes that reach the goal),
+tightness (share of the goal-reaching core probes that the goal box covers),
+and the measured goal region beside the annotated one (IoU), as in
+replay.audit. Per type: the distribution. An instance whose goal box is not
+sound gets a picture: its screenshot with the annotated goal box, the
+measured region and every probe that missed drawn on.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from finestate_env.backends import Backend, BackendCrashed
+from finestate_env.schema import Instance
+from replay.audit import audit_instance
+from replay.backend_pool import BackendPool
+from replay.drawing import crop_around, draw_boxes, draw_points
+from replay.jobs import run_jobs
+
+
+class AuditWorker:
+    """Audits instances in one process, one backend per (platform, screen size)."""
+
+    def __init__(self, out: Path, density: int, backend_options: dict[str, Any] | None = None):
+        self.out = out
+        self.density = density
+        self.backends = BackendPool(backend_options)
+
+    def __call__(self, instance: Instance) -> dict[str, Any]:
+        record: dict[str, Any] = {"key": instance.id, "id": instance.id,
+                                  "component": instance.component,
+                                  "platform": instance.platform}
+        if instance.live is None:
+            return {**record, "status": "not_replayable"}
+        for attempt in (1, 2):
+            try:
+                backend = self.backends.for_instance(instance)
+                report = audit_instance(backend, instance, density=self.density)
+                break
+            except BackendCrashed as exc:
+                if attempt == 2:
+                    return {**record, "status": "error", "error": str(exc)}
+        record.update(status="sound" if report.soundness == 1.0 else "unsound",
+                      **{k: v for k, v in report.as_dict().items()
+                         if k not in ("instance_id", "component")})
+        if report.soundness < 1.0:
+            record["picture"] = self._picture(backend, instance, report)
+        return record
+
+    def _picture(self, backend: Backend, instance: Instance, report) -> str:
+        backend.render(instance.live)
+        image = Image.fromarray(np.asarray(backend.screenshot()))
+        boxes = instance.boxes.current
+        draw_boxes(image, {"core": boxes.core, "goal": boxes.goal,
+                           "measured": report.measured_goal})
+        draw_points(image, [("miss", p) for p in report.unsound])
+        folder = self.out / "pictures"
+        folder.mkdir(parents=True, exist_ok=True)
+        name = f"{_safe(instance.id)}.png"
+        crop_around(image, boxes.loc, margin=24).save(folder / name)
+        return f"pictures/{name}"
+
+    def close(self) -> None:
+        self.backends.close()
+
+
+def _safe(text: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in text)[:120]
+
+
+def _make_worker(out: Path, density: int, backend_options: dict[str, Any] | None) -> AuditWorker:
+    return AuditWorker(out, density, backend_options)
+
+
+def audit_file(instances: list[Instance], out: Path, density: int = 5, workers: int = 1,
+               progress: bool = True,
+               backend_options: dict[str, Any] | None = None) -> tuple[list[dict], dict]:
+    """Audit every instance not yet in `out/audit.jsonl`; writes `out/audit_summary.json`."""
+    records = run_jobs(instances, key=lambda instance: instance.id,
+                       make_worker=functools.partial(_make_worker, out, density, backend_options),
+                       out=out / "audit.jsonl", workers=workers, desc="audit", progress=progress)
+    summary = summarize_audit(records)
+    (out / "audit_summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return records, summary
+
+
+def summarize_audit(records: list[dict]) -> dict[str, Any]:
+    """Counts by status, and per type the distribution of soundness, tightness and IoU."""
+    by_component: dict[str, list[dict]] = {}
+    for record in records:
+        by_component.setdefault(record["component"], []).append(record)
+    per_type = {name: _distribution(group) for name, group in sorted(by_component.items())}
+    return {"instances": len(records),
+            "status": _status_counts(records),
+            "probes": sum(r.get("probes", 0) for r in records),
+            "unsound": [{"id": r["id"], "component": r["component"],
+                         "soundness": r["soundness"], "picture": r.get("picture")}
+                        for r in records if r["status"] == "unsound"],
+            "by_component": per_type}
+
+
+def _status_counts(records: list[dict]) -> dict[str, int]:
+    counts = dict.fromkeys(("sound", "unsound", "not_replayable", "error"), 0)
+    for record in records:
+        counts[record["status"]] += 1
+    return counts
+
+
+def _distribution(records: list[dict]) -> dict[str, Any]:
+    probed = [r for r in records if r["status"] in ("sound", "unsound")]
+    result: dict[str, Any] = {"status": _status_counts(records)}
+    for metric in ("soundness", "tightness", "iou"):
+        values = sorted(r[metric] for r in probed)
+        result[metric] = ({"min": values[0], "median": statistics.median(values),
+                           "mean": statistics.fmean(values), "max": values[-1]}
+                          if values else None)
+    return result

@@ -1,0 +1,136 @@
+"""Long runs over many items: resumable, written as produced, optionally in parallel.
+
+`run_jobs` feeds items to a worker (an object built once per process, which
+owns a browser or a display) and appends each record to a JSON Lines file the
+moment it is produced. Started again with the same file, it skips every item
+whose key is already there, so an interrupted run (Ctrl-C, a killed process, a
+crash) continues where it stopped and never counts a result twice. A line cut
+short by a kill mid-write is dropped and its item done again.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import multiprocessing.util
+import signal
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from tqdm import tqdm
+
+Item = TypeVar("Item")
+Record = dict[str, Any]
+
+
+class Worker(Protocol):
+    def __call__(self, item: Any) -> Record: ...
+
+    def close(self) -> None: ...
+
+
+def read_records(path: Path) -> list[Record]:
+    """The complete records of a JSON Lines results file; a cut-off last line is
+    removed from the file (it was being written when the run was killed)."""
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    complete = data[: data.rfind(b"\n") + 1]
+    if len(complete) != len(data):
+        with open(path, "r+b") as f:
+            f.truncate(len(complete))
+    records = []
+    for number, line in enumerate(complete.splitlines(), start=1):
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{number}: not a JSON record ({exc.msg}); "
+                             "this file was not written by finestate, or was edited") from exc
+    return records
+
+
+def run_jobs(items: Iterable[Item], key: Callable[[Item], str], make_worker: Callable[[], Worker],
+             out: Path, workers: int = 1, desc: str = "items",
+             progress: bool = True) -> list[Record]:
+    """Run `make_worker()(item)` for every item whose key is not yet in `out`.
+
+    Each record must carry its item's key under "key". Returns every record of
+    the file (earlier runs' and this run's), in file order.
+    """
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = {record["key"] for record in read_records(out)}
+    todo = [item for item in items if key(item) not in done]
+    bar = tqdm(total=len(done) + len(todo), initial=len(done), desc=desc, unit="it",
+               disable=not progress, dynamic_ncols=True)
+    try:
+        with open(out, "a", encoding="utf-8") as sink:
+            def write(record: Record) -> None:
+                sink.write(json.dumps(record, ensure_ascii=False) + "\n")
+                sink.flush()
+                bar.update(1)
+
+            if workers <= 1:
+                _run_here(todo, make_worker, write)
+            else:
+                _run_pool(todo, make_worker, write, workers)
+    finally:
+        bar.close()
+    return read_records(out)
+
+
+def _run_here(items: list, make_worker: Callable[[], Worker], write) -> None:
+    if not items:
+        return
+    worker = make_worker()
+    try:
+        for item in items:
+            write(worker(item))
+    finally:
+        worker.close()
+
+
+# Each pool process builds its worker once (a browser per process) and keeps it.
+_process_worker: Worker | None = None
+
+
+def _start_process_worker(make_worker: Callable[[], Worker]) -> None:
+    global _process_worker
+    # Ctrl-C reaches the whole process group: the parent alone handles it, and
+    # lets running items finish so that every worker closes its browser.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _process_worker = make_worker()
+    # A pool process ends with os._exit, skipping atexit; finalizers still run.
+    multiprocessing.util.Finalize(None, _process_worker.close, exitpriority=10)
+
+
+def _call_process_worker(item: Any) -> Record:
+    assert _process_worker is not None, "pool initializer did not run"
+    return _process_worker(item)
+
+
+def _run_pool(items: list, make_worker: Callable[[], Worker], write, workers: int) -> None:
+    # spawn, not fork: Playwright's driver and threads do not survive a fork.
+    context = multiprocessing.get_context("spawn")
+    # A few items per process in flight: enough that none idles, few enough
+    # that an interrupt waits for little (unwritten items are redone on resume).
+    window = 2 * workers
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                             initializer=_start_process_worker,
+                             initargs=(make_worker,)) as pool:
+        running: set = set()
+        try:
+            for item in items:
+                running.add(pool.submit(_call_process_worker, item))
+                while len(running) >= window:
+                    finished, running = wait(running, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        write(future.result())
+            while running:
+                finished, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    write(future.result())
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise

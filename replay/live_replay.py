@@ -1,0 +1,141 @@
+"""Replaying static instances and an agent's predictions live (`finestate replay`).
+
+Every instance is rebuilt from its `live` block, each prediction's p0/p1 is
+performed as real input, and the control's state is read back. The static
+verdicts use the boxes written in the instances file (what a static benchmark
+would score); the live verdicts use the state the control really reached. Their
+disagreements are the point of the exercise.
+
+No screenshot is taken: the instance's own image is what the agent saw, and
+skipping the capture makes replay several times faster than running the env.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import widgets
+from finestate_env import scoring
+from finestate_env.actions import parse_action
+from finestate_env.backends import BackendCrashed
+from finestate_env.schema import Instance, Prediction
+from finestate_env.static_scoring import score_prediction
+from replay.backend_pool import BackendPool
+from replay.jobs import run_jobs
+from replay.records import ReplayRecord, summarize_replay
+
+
+@dataclass(frozen=True)
+class ReplayJob:
+    instance: Instance
+    prediction: Prediction
+
+
+class ReplayWorker:
+    """Replays jobs in one process, with one backend per (platform, screen size).
+
+    A backend that dies is restarted and the job tried once more; a second
+    failure is recorded as an error with its cause, and the run goes on.
+    """
+
+    def __init__(self, backend_options: dict[str, Any] | None = None) -> None:
+        self.backends = BackendPool(backend_options)
+
+    def __call__(self, job: ReplayJob) -> dict[str, Any]:
+        return self.replay(job.instance, job.prediction).model_dump(mode="json")
+
+    def replay(self, instance: Instance, prediction: Prediction) -> ReplayRecord:
+        started = time.perf_counter()
+        scored = score_prediction(instance, prediction, mode="stagewise")
+        record = dict(key=prediction.id, id=instance.id, component=instance.component,
+                      family=instance.family or "unknown", platform=instance.platform,
+                      p0=scored.p0, p1=scored.p1, goal_state=instance.goal_state,
+                      static=scored.verdicts)
+        if scored.miss is not None:
+            # No usable point: nothing to perform, a miss both ways.
+            return ReplayRecord(**record, outcome=scored.miss, live=None,
+                                timings={"total": _ms(started)})
+        if instance.live is None:
+            return ReplayRecord(**record, outcome="not_replayable",
+                                timings={"total": _ms(started)})
+        size = (instance.size.width, instance.size.height)
+        # A point the screen does not have cannot be performed: the control
+        # stays as it was, which the live verdict then says.
+        action_error = parse_action({"p0": scored.p0, "p1": scored.p1}, "pixel", size).error
+        timings: dict[str, float] = {}
+        for attempt in (1, 2):
+            try:
+                backend = self.backends.for_instance(instance)
+                rendered_at = time.perf_counter()
+                rendered = backend.render(instance.live)
+                timings["render"] = _ms(rendered_at)
+                state = rendered.state
+                if action_error is None:
+                    acted_at = time.perf_counter()
+                    backend.perform(instance.gesture, scored.p0, scored.p1)
+                    state = backend.read_state()
+                    timings["action"] = _ms(acted_at)
+                break
+            except BackendCrashed as exc:
+                if attempt == 2:
+                    return ReplayRecord(**record, outcome="error", error=str(exc),
+                                        timings={"total": _ms(started)})
+        component = widgets.COMPONENTS[instance.component]
+        live_exact = action_error is None and component.states_equal(
+            state, instance.goal_state, instance.live.params)
+        static_exact = scoring.static_exact(scored.p1, instance.boxes.current)
+        timings["total"] = _ms(started)
+        return ReplayRecord(
+            **record, outcome="performed", state=state,
+            live=scoring.stage_verdicts(scored.p0, scored.p1, instance.boxes.current,
+                                        live_exact),
+            static_exact=static_exact, live_exact=live_exact,
+            crosscheck=scoring.crosscheck(static_exact, live_exact),
+            boxes_match=rendered.boxes == instance.boxes, action_error=action_error,
+            timings=timings)
+
+    def close(self) -> None:
+        self.backends.close()
+
+
+def _make_worker(backend_options: dict[str, Any] | None = None) -> ReplayWorker:
+    return ReplayWorker(backend_options)
+
+
+def pair_predictions(instances: Iterable[Instance],
+                     predictions: Iterable[Prediction]) -> tuple[list[ReplayJob], list[str]]:
+    """Jobs for the predictions whose id names an instance, and the unknown ids."""
+    by_id = {instance.id: instance for instance in instances}
+    jobs, unknown = [], []
+    for prediction in predictions:
+        instance = by_id.get(prediction.id)
+        if instance is None:
+            unknown.append(prediction.id)
+        else:
+            jobs.append(ReplayJob(instance, prediction))
+    return jobs, unknown
+
+
+def replay(jobs: list[ReplayJob], out: Path, workers: int = 1, progress: bool = True,
+           backend_options: dict[str, Any] | None = None) -> tuple[list[ReplayRecord], dict]:
+    """Replay every job not yet in `out/results.jsonl`; returns all records and the summary
+    (also written to `out/summary.json`)."""
+    import functools
+    import json
+
+    records = run_jobs(jobs, key=lambda job: job.prediction.id,
+                       make_worker=functools.partial(_make_worker, backend_options),
+                       out=out / "results.jsonl", workers=workers, desc="replay",
+                       progress=progress)
+    models = [ReplayRecord.model_validate(r) for r in records]
+    summary = summarize_replay(models)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return models, summary
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000.0, 3)

@@ -1,0 +1,65 @@
+"""The records a replay writes, one JSON line per prediction (DESIGN.md §5), and their summary."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from finestate_env.evaluation import crosscheck_table, metric_table
+from finestate_env.schema import CrossCheck, Platform, Point, StageVerdicts
+
+Outcome = Literal["performed", "missing", "wrong_format", "not_replayable", "error"]
+
+
+class ReplayRecord(BaseModel):
+    """What one prediction did: the static verdicts from the file's boxes beside the
+    live verdicts from the state read back. Points are screenshot pixels."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key: str  # the prediction's id: what resuming a run skips on
+    id: str
+    component: str
+    family: str  # "unknown" for an imported record whose type names no family
+    platform: Platform
+    p0: Point | None
+    p1: Point | None
+    outcome: Outcome
+    # performed: the gesture ran (or could not: `action_error` says why, and
+    # nothing was done); missing / wrong_format: the prediction had no usable
+    # point, scored as a miss both ways; not_replayable: no live block, static
+    # only; error: the renderer failed twice, `error` says how.
+    state: Any = None  # read back from the control (None when nothing was read)
+    goal_state: Any = None
+    static: StageVerdicts | None = None
+    live: StageVerdicts | None = None
+    static_exact: bool | None = None  # p1 in the file's goal box (None: not performed)
+    live_exact: bool | None = None  # the state read back equals the goal state
+    crosscheck: CrossCheck | None = None
+    boxes_match: bool | None = None  # did the live control measure the file's boxes again?
+    action_error: str | None = None
+    error: str | None = None
+    timings: dict[str, float] = Field(default_factory=dict)
+
+
+def summarize_replay(records: Iterable[ReplayRecord]) -> dict[str, Any]:
+    """DESIGN.md §5's replay summary: the four metrics static beside live, by platform,
+    family and type, and the cross-check counts overall and by type.
+
+    `live` covers the replayable predictions only (with misses counted in); the
+    rest are counted in `not_replayable`.
+    """
+    records = list(records)
+    live = [r for r in records if r.outcome not in ("not_replayable", "error")]
+    outcomes = {name: sum(r.outcome == name for r in records)
+                for name in ("performed", "missing", "wrong_format", "not_replayable", "error")}
+    return {
+        "static": metric_table(records, "static"),
+        "live": metric_table(live, "live"),
+        "crosscheck": crosscheck_table(records),
+        "outcomes": outcomes,
+        "action_errors": sum(r.action_error is not None for r in records),
+        "boxes_changed": sum(r.boxes_match is False for r in records),
+    }

@@ -1,0 +1,209 @@
+"""`finestate report DIR`: one self-contained HTML file from a replay (and audit) folder.
+
+Metric tables (static beside live), bar charts by family and type, the
+cross-check matrix, and a card for each disagreement or failure with the
+screenshot cropped around the control, its boxes and the predicted points
+drawn on, filterable by type and outcome. Everything is inline (charts and
+thumbnails as data URIs), so the file can be mailed or archived alone. Every
+string that comes from an input file goes through Jinja2's autoescaping:
+instance text is untrusted input.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from PIL import Image
+
+from finestate_env import __version__, scoring
+from finestate_env.schema import Instance
+from replay.drawing import crop_around, draw_boxes, draw_points
+from replay.jobs import read_records
+from replay.records import ReplayRecord, summarize_replay
+
+MANIFEST = "run.json"  # written by replay: where the instances came from
+MAX_CASES = 400  # cards beyond this are counted, not drawn: the file stays small
+THUMBNAIL_WIDTH = 320
+METRIC_NAMES = {"sr_loc": "SR@Loc", "sr_int": "SR@Int", "es_sr_loc": "ES-SR@Loc",
+                "es_sr_int": "ES-SR@Int"}
+
+
+def write_report(folder: Path, instances: list[Instance] | None = None,
+                 images_root: Path | None = None) -> Path:
+    """Write `folder/report.html` from `folder/results.jsonl` (and `audit.jsonl` if there).
+
+    `instances` and `images_root` (the folder their `image` paths are relative to)
+    default to the instances file named in `folder/run.json`.
+    """
+    folder = Path(folder)
+    records = [ReplayRecord.model_validate(r) for r in read_records(folder / "results.jsonl")]
+    if instances is None:
+        instances, images_root = _instances_of_run(folder)
+    by_id = {instance.id: instance for instance in instances or []}
+    summary = summarize_replay(records)
+    cases = [r for r in records if _is_case(r)]
+    environment = jinja2.Environment(
+        loader=jinja2.PackageLoader("replay", "templates"),
+        autoescape=True, undefined=jinja2.StrictUndefined)
+    html = environment.get_template("report.html.j2").render(
+        title=str(folder.resolve().name), n=len(records), version=__version__,
+        metric_names=list(METRIC_NAMES.values()), metric_rows=_metric_rows(summary),
+        outcomes=summary["outcomes"], charts=_charts(summary),
+        matrix=_matrix(records), crosscheck_by_type=summary["crosscheck"]["by_component"],
+        audit=_audit_rows(folder / "audit_summary.json"),
+        cases=[_case(r, by_id.get(r.id), images_root) for r in cases[:MAX_CASES]],
+        cases_left_out=max(0, len(cases) - MAX_CASES),
+        case_types=sorted({r.component for r in cases}),
+        case_outcomes=sorted({_case_outcome(r) for r in cases}))
+    out = folder / "report.html"
+    out.write_text(html, encoding="utf-8")
+    return out
+
+
+def _instances_of_run(folder: Path) -> tuple[list[Instance], Path | None]:
+    manifest = folder / MANIFEST
+    if not manifest.exists():
+        return [], None
+    from finestate_env.formats import read_instances
+
+    path = Path(json.loads(manifest.read_text())["instances"])
+    if not path.exists():
+        return [], None
+    return read_instances(path, skip_invalid=True).items, path.parent
+
+
+def _is_case(record: ReplayRecord) -> bool:
+    return (record.crosscheck in ("false_accept", "false_reject")
+            or record.outcome == "error" or record.action_error is not None)
+
+
+def _case_outcome(record: ReplayRecord) -> str:
+    if record.outcome == "error":
+        return "error"
+    if record.crosscheck in ("false_accept", "false_reject"):
+        return record.crosscheck.replace("_", " ")
+    return "action error"
+
+
+def _case(record: ReplayRecord, instance: Instance | None, images_root: Path | None) -> dict:
+    thumbnail, no_image = None, None
+    if instance is None:
+        no_image = "instance not found"
+    elif instance.image is None or images_root is None:
+        no_image = "the instance names no image"
+    else:
+        path = images_root / instance.image
+        if path.exists():
+            thumbnail = _thumbnail(path, instance, record)
+        else:
+            no_image = f"{instance.image} is missing"
+    return {"id": record.id, "component": record.component, "outcome": _case_outcome(record),
+            "thumbnail": thumbnail, "no_image": no_image,
+            "instruction": instance.instructions.interact if instance else "",
+            "goal": json.dumps(record.goal_state), "state": json.dumps(record.state),
+            "p0": _point(record.p0), "p1": _point(record.p1),
+            "error": record.error or record.action_error}
+
+
+def _thumbnail(path: Path, instance: Instance, record: ReplayRecord) -> str:
+    with Image.open(path) as source:
+        image = source.convert("RGB")
+    boxes = instance.boxes.current
+    draw_boxes(image, {"loc": boxes.loc, "core": boxes.core, "goal": boxes.goal,
+                       "now": boxes.now})
+    draw_points(image, [("p0", record.p0), ("p1", record.p1)])
+    area = boxes.loc
+    for point in (record.p0, record.p1):  # keep the points in view when they missed
+        if point is not None:
+            area = (min(area[0], point[0]), min(area[1], point[1]),
+                    max(area[2], point[0]), max(area[3], point[1]))
+    crop = crop_around(image, area, margin=16)
+    crop.thumbnail((THUMBNAIL_WIDTH, THUMBNAIL_WIDTH))
+    return _png(crop)
+
+
+def _png(image: Image.Image) -> str:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    return base64.b64encode(buffer.getvalue()).decode()
+
+
+def _point(point) -> str:
+    return "none" if point is None else f"({point[0]:.1f}, {point[1]:.1f})"
+
+
+def _metric_rows(summary: dict[str, Any]) -> list[dict]:
+    static, live = summary["static"], summary["live"]
+    empty = scoring.metric_set([])
+    rows = [("overall", static["overall"], live["overall"])]
+    for group, label in (("by_platform", "platform"), ("by_family", "family"),
+                         ("by_component", "type")):
+        for name, metrics in static[group].items():
+            rows.append((f"{label}: {name}", metrics, live[group].get(name, empty)))
+    return [{"label": label, "n": s["n"],
+             "cells": [(f"{s[m]:.3f}", f"{lv[m]:.3f}" if lv["n"] else "n/a")
+                       for m in METRIC_NAMES]}
+            for label, s, lv in rows]
+
+
+def _matrix(records: list[ReplayRecord]) -> dict[str, int]:
+    """Counts of (static exact, live exact) over the performed predictions."""
+    cells = {"tt": 0, "tf": 0, "ft": 0, "ff": 0}
+    for record in records:
+        if record.static_exact is not None and record.live_exact is not None:
+            cells["tf"[not record.static_exact] + "tf"[not record.live_exact]] += 1
+    return cells
+
+
+def _charts(summary: dict[str, Any]) -> list[dict[str, str]]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    charts = []
+    for group, title in (("by_family", "family"), ("by_component", "type")):
+        names = list(summary["static"][group])
+        if not names:
+            continue
+        static = [summary["static"][group][n]["es_sr_int"] for n in names]
+        live = [summary["live"][group].get(n, {}).get("es_sr_int", 0.0) for n in names]
+        figure, axes = pyplot.subplots(figsize=(max(5.0, 0.45 * len(names) + 2), 3.2), dpi=100)
+        positions = range(len(names))
+        axes.bar([p - 0.2 for p in positions], static, width=0.4, label="static (boxes)",
+                 color="#94a3b8")
+        axes.bar([p + 0.2 for p in positions], live, width=0.4, label="live (read back)",
+                 color="#2563eb")
+        axes.set_xticks(list(positions), names, rotation=45 if len(names) > 6 else 0,
+                        ha="right" if len(names) > 6 else "center", fontsize=8)
+        axes.set_ylim(0, 1)
+        axes.set_ylabel("ES-SR@Int")
+        axes.set_title(f"ES-SR@Int by {title}", fontsize=10)
+        axes.legend(fontsize=8)
+        figure.tight_layout()
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png")
+        pyplot.close(figure)
+        charts.append({"alt": f"ES-SR@Int by {title}, static beside live",
+                       "data": base64.b64encode(buffer.getvalue()).decode()})
+    return charts
+
+
+def _audit_rows(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    summary = json.loads(path.read_text())
+    rows = []
+    for name, stats in summary["by_component"].items():
+        fmt = lambda d, k: f"{d[k]:.3f}" if d else "n/a"  # noqa: E731
+        rows.append({"component": name, "sound": stats["status"]["sound"],
+                     "unsound": stats["status"]["unsound"],
+                     "soundness": fmt(stats["soundness"], "min"),
+                     "tightness": fmt(stats["tightness"], "median"),
+                     "iou": fmt(stats["iou"], "median")})
+    return rows
