@@ -1,7 +1,9 @@
 """Scripted agents: `act(observation, info) -> {"p0": ..., "p1": ...}` in the env's frame.
 
 The oracle reads the boxes from `info` (it is the upper bound the boxes
-promise); the random agent ignores everything and draws from its own seed.
+promise); the noisy oracle adds Gaussian pixel noise to the oracle's points
+(how much error each type tolerates); the random agent ignores everything and
+draws from its own seed.
 """
 
 from __future__ import annotations
@@ -28,6 +30,47 @@ class OracleAgent:
                 "p1": np.asarray(box_center(boxes["goal"]), dtype=np.float32)}
 
 
+class NoisyOracleAgent:
+    """The oracle's points plus Gaussian noise: N(0, sigma^2) pixels on each coordinate.
+
+    `sigma_p0` perturbs the locate/press point, `sigma_p1` the operate/release
+    point, each from its own stream of the seeded RNG, so the noise on one point
+    does not change with the sigma of the other. The unit noise is drawn whatever
+    the sigma: agents built with the same seed scale the same directions, which
+    makes a sweep over sigma compare like with like (common random numbers). At
+    sigma 0 the points are exactly the oracle's. Sigma is in screenshot pixels
+    also when the env's frame is normalised.
+    """
+
+    name = "noisy-oracle"
+
+    def __init__(self, sigma_p0: float = 0.0, sigma_p1: float = 0.0, seed: int | None = None,
+                 coord_mode: str = "pixel") -> None:
+        for label, sigma in (("sigma_p0", sigma_p0), ("sigma_p1", sigma_p1)):
+            if not (sigma >= 0.0 and np.isfinite(sigma)):
+                raise ValueError(f"{label} must be a finite number >= 0 (pixels), got {sigma}")
+        self.sigma = {"p0": float(sigma_p0), "p1": float(sigma_p1)}
+        self.coord_mode = coord_mode
+        streams = np.random.SeedSequence(seed).spawn(2)
+        self._rng = {"p0": np.random.default_rng(streams[0]),
+                     "p1": np.random.default_rng(streams[1])}
+        self._oracle = OracleAgent()
+
+    def act(self, observation: Any, info: dict[str, Any]) -> dict[str, np.ndarray]:
+        action = self._oracle.act(observation, info)
+        height, width = np.shape(observation["screenshot"])[:2]
+        # Pixel noise in the env's frame: normalised points move by sigma / size.
+        scale = np.array([1.0 / width, 1.0 / height]) if self.coord_mode == "normalized" else 1.0
+        noisy = {}
+        for key in ("p0", "p1"):
+            unit = self._rng[key].standard_normal(2)
+            if self.sigma[key] == 0.0:
+                noisy[key] = action[key]
+            else:
+                noisy[key] = (action[key] + unit * self.sigma[key] * scale).astype(np.float32)
+        return noisy
+
+
 class RandomAgent:
     """Two uniform points over the whole action frame."""
 
@@ -41,9 +84,13 @@ class RandomAgent:
         return self.action_space.sample()
 
 
-def make_agent(name: str, env, seed: int | None = None):
+def make_agent(name: str, env, seed: int | None = None, sigma_p0: float = 0.0,
+               sigma_p1: float = 0.0):
+    """A scripted agent for `env`; `sigma_p0`/`sigma_p1` (pixels) apply to the noisy oracle."""
     if name == "oracle":
         return OracleAgent()
+    if name == "noisy-oracle":
+        return NoisyOracleAgent(sigma_p0, sigma_p1, seed=seed, coord_mode=env.coord_mode)
     if name == "random":
         return RandomAgent(env.action_space, seed=seed)
-    raise ValueError(f"unknown agent {name!r}; available: oracle, random")
+    raise ValueError(f"unknown agent {name!r}; available: oracle, noisy-oracle, random")
