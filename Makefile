@@ -6,8 +6,14 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SYSTEM_STAMP := $(VENV)/.system
+# The desktop env: the X server, and the libraries Qt's xcb platform plugin loads
+# (`ldd` on PySide6's libqxcb.so; a missing one shows up as a libxcb-cursor0 error).
+DESKTOP_PACKAGES := xvfb libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 \
+	libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-sync1 libxcb-xfixes0 libxcb-xkb1 \
+	libx11-xcb1 libxkbcommon-x11-0 libegl1 libgl1 libfontconfig1 libdbus-1-3 libglib2.0-0
 # Debian packages: the browser, and fonts so that rendering is the same everywhere.
-APT_PACKAGES := chromium chromium-headless-shell fonts-dejavu-core fonts-dejavu-extra fonts-liberation2
+APT_PACKAGES := chromium chromium-headless-shell fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 \
+	$(DESKTOP_PACKAGES)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 EPISODES ?= 100
 
@@ -25,6 +31,7 @@ test: install
 
 bench: install
 	$(PY) -m finestate_env.bench --out bench.json
+	$(PY) -m finestate_env.bench --env FineState-Mobile-v0 --episodes 20 --out bench-mobile.json
 
 lint: install
 	$(VENV)/bin/ruff check finestate_env widgets replay tests

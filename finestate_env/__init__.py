@@ -7,4 +7,4 @@ Importing this package is cheap on purpose: the `.pth` hook imports
 
 __version__ = "0.1.0"
 
-ENV_IDS = ("FineState-Web-v0",)
+ENV_IDS = ("FineState-Web-v0", "FineState-Mobile-v0", "FineState-Desktop-v0")

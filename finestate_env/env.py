@@ -27,10 +27,13 @@ from finestate_env.schema import (
     Size,
 )
 from finestate_env.spaces import action_space, observation_space
-from widgets.themes import THEMES
+from widgets.themes import themes_for
 
 DEFAULT_VIEWPORT = (1280, 720)
-DEFAULT_BACKEND: dict[str, str] = {"web": "web"}
+# A phone's native screen: 360x800 CSS px at device scale factor 3 (backends/mobile.py).
+DEFAULT_VIEWPORTS: dict[str, tuple[int, int]] = {"mobile": (1080, 2400)}
+DEFAULT_BACKEND: dict[str, str] = {"web": "web", "mobile": "mobile",
+                                   "desktop": "desktop"}
 
 
 class FineStateEnv(gym.Env):
@@ -72,9 +75,11 @@ class FineStateEnv(gym.Env):
 
     ## Arguments
     `component` (a type name, a list, or None for all), `family` (a family name or
-    list), `viewport` ((width, height) or "WxH", default 1280x720), `coord_mode`
+    list), `viewport` ((width, height) or "WxH": the screenshot's size in pixels, default
+    1280x720, 1080x2400 on mobile, where the page is that divided by the device scale
+    factor in CSS px), `coord_mode`
     ("pixel" or "normalized"), `render_mode` (None or "rgb_array"), `theme` (one of
-    `widgets.themes.THEMES`, or None to draw one per episode), `backend`
+    `widgets.themes.themes_for(platform)`, or None to draw one per episode), `backend`
     (default per platform) and `backend_options` (passed to the backend).
 
     `info` keys (DESIGN.md §4b): after reset `instance`, `component`, `family`,
@@ -90,7 +95,7 @@ class FineStateEnv(gym.Env):
 
     def __init__(self, platform: Platform = "web", component: str | Iterable[str] | None = None,
                  family: str | Iterable[str] | None = None,
-                 viewport: tuple[int, int] | str = DEFAULT_VIEWPORT,
+                 viewport: tuple[int, int] | str | None = None,
                  coord_mode: CoordConvention = "pixel", render_mode: str | None = None,
                  theme: str | None = None, backend: str | Backend | None = None,
                  backend_options: dict[str, Any] | None = None) -> None:
@@ -98,12 +103,14 @@ class FineStateEnv(gym.Env):
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if coord_mode not in ("pixel", "normalized"):
             raise ValueError(f"coord_mode must be 'pixel' or 'normalized', got {coord_mode!r}")
-        if theme is not None and theme not in THEMES:
-            raise ValueError(f"unknown theme {theme!r}; available: {list(THEMES)}")
+        self.themes = themes_for(platform)
+        if theme is not None and theme not in self.themes:
+            raise ValueError(f"unknown theme {theme!r}; available: {list(self.themes)}")
         self.platform = platform
         self.theme = theme
         self.components = widgets.resolve(component, family)
-        self.viewport = _parse_viewport(viewport)
+        self.viewport = _parse_viewport(viewport or DEFAULT_VIEWPORTS.get(platform,
+                                                                           DEFAULT_VIEWPORT))
         self.coord_mode = coord_mode
         self.render_mode = render_mode
         self.observation_space = observation_space(self.viewport)
@@ -115,6 +122,16 @@ class FineStateEnv(gym.Env):
             if name is None:
                 raise ValueError(f"platform {platform!r} has no backend yet")
             self.backend = make_backend(name, self.viewport, **(backend_options or {}))
+        # A backend that renders only some types says which (DesktopBackend.components).
+        supported = getattr(self.backend, "components", None)
+        if supported is not None:
+            missing = [c for c in self.components if c not in supported]
+            if missing and component is not None:
+                raise ValueError(f"component {missing} has no {platform} renderer yet; "
+                                 f"available: {list(supported)}")
+            self.components = [c for c in self.components if c in supported]
+            if not self.components:
+                raise ValueError(f"no {platform} renderer for family={family!r}")
         self._instance: Instance | None = None
         self._screenshot: np.ndarray | None = None
         self._done = True
@@ -215,8 +232,10 @@ class FineStateEnv(gym.Env):
         rng = self.np_random
         names = widgets.resolve(component) if component else self.components
         name = names[int(rng.integers(len(names)))]
-        sample = widgets.COMPONENTS[name].sample(rng, self.viewport)
-        theme = self.theme or THEMES[int(rng.integers(len(THEMES)))]
+        # Parameters are in the page's own units (CSS px), which a device scale
+        # factor sets apart from the screenshot's pixels.
+        sample = widgets.COMPONENTS[name].sample(rng, self.backend.layout_viewport)
+        theme = self.theme or self.themes[int(rng.integers(len(self.themes)))]
         return LiveSpec(component=name, params=sample.params, current_state=sample.current_state,
                         goal_state=sample.goal_state, theme=theme,
                         viewport=Size(width=self.viewport[0], height=self.viewport[1]),

@@ -6,6 +6,8 @@ from finestate_env import ENV_IDS
 
 _ENTRY_POINTS = {
     "FineState-Web-v0": ("finestate_env.env:FineStateEnv", {"platform": "web"}),
+    "FineState-Mobile-v0": ("finestate_env.env:FineStateEnv", {"platform": "mobile"}),
+    "FineState-Desktop-v0": ("finestate_env.env:FineStateEnv", {"platform": "desktop"}),
 }
 
 

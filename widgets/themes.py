@@ -7,3 +7,10 @@ fonts-liberation2, which `make` installs.
 """
 
 THEMES = ("classic-light", "material-light", "bootstrap-light", "fluent-dark")
+# The phone looks of FineState-Mobile-v0: Material 3 and iOS colours and corners.
+MOBILE_THEMES = ("material-mobile", "ios-mobile")
+
+
+def themes_for(platform: str) -> tuple[str, ...]:
+    """The themes an env of `platform` draws from."""
+    return MOBILE_THEMES if platform == "mobile" else THEMES

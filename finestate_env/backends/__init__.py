@@ -16,7 +16,19 @@ def make_backend(name: str, viewport: tuple[int, int], **options: Any) -> Backen
         from finestate_env.backends.web import WebBackend
 
         return WebBackend(viewport=viewport, **options)
-    raise ValueError(f"unknown backend {name!r}; available: 'web'")
+    if name == "mobile":
+        from finestate_env.backends.mobile import MobileBackend
+
+        return MobileBackend(viewport=viewport, **options)
+    if name == "adb":
+        from finestate_env.backends.adb import AdbBackend
+
+        return AdbBackend(viewport=viewport, **options)
+    if name == "desktop":
+        from finestate_env.backends.desktop import DesktopBackend
+
+        return DesktopBackend(viewport=viewport, **options)
+    raise ValueError(f"unknown backend {name!r}; available: 'web', 'mobile', 'adb', 'desktop'")
 
 
 __all__ = ["Backend", "BackendCrashed", "Rendered", "make_backend"]

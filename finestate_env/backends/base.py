@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import BoxSet, Gesture, LiveSpec
+from finestate_env.schema import Boxes, BoxSet, Gesture, LiveSpec
 
 
 class BackendCrashed(RuntimeError):
@@ -33,6 +33,14 @@ class Backend(ABC):
 
     viewport: tuple[int, int]  # (width, height) of the screenshot in pixels
 
+    @property
+    def layout_viewport(self) -> tuple[int, int]:
+        """(width, height) in the renderer's own units (CSS px) that controls are sampled for.
+
+        The screenshot size, unless a device scale factor makes them differ.
+        """
+        return self.viewport
+
     @abstractmethod
     def start(self) -> None:
         """Launch whatever renders the controls; called once, before the first render."""
@@ -40,6 +48,15 @@ class Backend(ABC):
     @abstractmethod
     def render(self, spec: LiveSpec) -> Rendered:
         """Show the control of `spec` in its current state, settled, and measure its boxes."""
+
+    def render_current(self, spec: LiveSpec) -> tuple[Boxes, Any]:
+        """Show `spec`'s current state and measure its current boxes only.
+
+        What replaying a prediction needs (the target configuration is not
+        looked at); backends override it when skipping the target is cheaper.
+        """
+        rendered = self.render(spec)
+        return rendered.boxes.current, rendered.state
 
     @abstractmethod
     def screenshot(self) -> np.ndarray:

@@ -67,20 +67,31 @@ class WebBackend(Backend):
         try:
             self._browser = self._playwright.chromium.launch(
                 executable_path=self.chromium or find_chromium(self.headless),
-                headless=self.headless, args=list(LAUNCH_ARGS))
+                headless=self.headless, args=self._launch_args())
             self._browser.on("disconnected", lambda _: self._mark_crashed("browser disconnected"))
-            context = self._browser.new_context(
-                viewport={"width": self.viewport[0], "height": self.viewport[1]},
-                device_scale_factor=1, service_workers="block")
+            context = self._browser.new_context(service_workers="block",
+                                                **self._context_options())
             context.route("**/*", self._serve)
             self._page = context.new_page()
             self._page.set_default_timeout(self.timeout_ms)
             self._page.on("crash", lambda _: self._mark_crashed("page crashed"))
             self._page.goto(f"{ORIGIN}/stage.html", wait_until="load")
             self._cdp = context.new_cdp_session(self._page)
+            self._page_ready()
         except BaseException:
             self.close()
             raise
+
+    def _launch_args(self) -> list[str]:
+        return list(LAUNCH_ARGS)
+
+    def _context_options(self) -> dict[str, Any]:
+        """Playwright's new_context options: what kind of screen the page is on."""
+        return {"viewport": {"width": self.viewport[0], "height": self.viewport[1]},
+                "device_scale_factor": 1}
+
+    def _page_ready(self) -> None:
+        """Called once the stage page has loaded, before the first render."""
 
     def close(self) -> None:
         if self._browser is not None:
@@ -142,6 +153,15 @@ class WebBackend(Backend):
             "spec => FineState.prepare(spec)", payload))
         boxes = BoxSet(current=Boxes(**result["current"]), target=Boxes(**result["target"]))
         return Rendered(boxes=boxes, state=result["state"])
+
+    def render_current(self, spec: LiveSpec) -> tuple[Boxes, Any]:
+        self.ensure_alive()
+        self._park_pointer()
+        result = self._call("render", lambda: self._page.evaluate(
+            "spec => FineState.prepareCurrent(spec)", {
+                "component": spec.component, "params": spec.params,
+                "state": spec.current_state, "goal": spec.goal_state, "theme": spec.theme}))
+        return Boxes(**result["current"]), result["state"]
 
     def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
               p1_points: Sequence[tuple[float, float]]) -> list[Any]:

@@ -11,27 +11,47 @@
   const stage = document.getElementById("stage");
   let active = null;
 
-  // Integer box [x1, y1, x2, y2] (inclusive) of the pixels wholly inside a DOMRect.
+  // Boxes are measured in the pixels of the screenshot, not in CSS px: on a
+  // phone one CSS px is `scale` screenshot pixels (the device pixel ratio), and
+  // a device browser's page starts `offset` pixels into the screen (status and
+  // address bars). Measuring on the screenshot's own grid keeps a goal box as
+  // large and as tight as that grid allows. The web backend keeps scale 1 and
+  // no offset: screenshot pixels are CSS px there.
+  const frame = { scale: 1, offsetX: 0, offsetY: 0 };
+  const toScreen = (x, y) => [x * frame.scale + frame.offsetX, y * frame.scale + frame.offsetY];
+  // The CSS point (clientX, clientY) under the screenshot point (x, y).
+  const toClient = (x, y) => [(x - frame.offsetX) / frame.scale, (y - frame.offsetY) / frame.scale];
+
+  // Integer box [x1, y1, x2, y2] (inclusive) of the screenshot pixels wholly inside a DOMRect.
   function innerBox(rect) {
-    return [Math.ceil(rect.left), Math.ceil(rect.top),
-            Math.ceil(rect.right) - 1, Math.ceil(rect.bottom) - 1];
+    const [left, top] = toScreen(rect.left, rect.top);
+    const [right, bottom] = toScreen(rect.right, rect.bottom);
+    return [Math.ceil(left), Math.ceil(top), Math.ceil(right) - 1, Math.ceil(bottom) - 1];
   }
 
   function boxOf(element) { return innerBox(element.getBoundingClientRect()); }
 
-  // Largest rectangle of integer points inside `area` (an inclusive integer box)
-  // on which inGoal(x, y) holds at every point: the classic maximal rectangle in
-  // a binary matrix, by histograms, O(width * height). For regions that are
-  // convex (a band, a wedge of less than 180 degrees) a rectangle whose integer
-  // points all lie in the region contains only region points.
+  // Largest rectangle of integer points inside `area` (an inclusive integer box
+  // in screenshot pixels) on which inGoal(clientX, clientY) holds at every
+  // point, asked in CSS px as the control's own event handlers see them: the
+  // classic maximal rectangle in a binary matrix, by histograms,
+  // O(width * height). For regions that are convex (a band, a wedge of less
+  // than 180 degrees) a rectangle whose integer points all lie in the region
+  // contains only region points.
+  // At a scale of s screenshot pixels per CSS px the scan visits every
+  // floor(s)-th pixel (about one point per CSS px, as at scale 1: a full scan
+  // would cost s*s times as much), then grows each side of the best rectangle
+  // pixel by pixel while every pixel of the new edge lies in the region.
   function largestBox(area, inGoal) {
     const [ax1, ay1, ax2, ay2] = area;
-    const width = ax2 - ax1 + 1;
+    const step = Math.max(1, Math.floor(frame.scale));
+    const at = (x, y) => inGoal(...toClient(x, y));
+    const width = Math.floor((ax2 - ax1) / step) + 1;
     const heights = new Int32Array(width);
     let best = null, bestArea = 0;
     const stack = new Int32Array(width + 1);
-    for (let y = ay1; y <= ay2; y++) {
-      for (let i = 0; i < width; i++) heights[i] = inGoal(ax1 + i, y) ? heights[i] + 1 : 0;
+    for (let row = 0, y = ay1; y <= ay2; row++, y += step) {
+      for (let i = 0; i < width; i++) heights[i] = at(ax1 + i * step, y) ? heights[i] + 1 : 0;
       let top = 0;
       for (let i = 0; i <= width; i++) {
         const h = i < width ? heights[i] : 0;
@@ -41,13 +61,34 @@
           const areaSize = height * (i - left);
           if (areaSize > bestArea) {
             bestArea = areaSize;
-            best = [ax1 + left, y - height + 1, ax1 + i - 1, y];
+            best = [ax1 + left * step, ay1 + (row - height + 1) * step,
+                    ax1 + (i - 1) * step, ay1 + row * step];
           }
         }
         stack[top++] = i;
       }
     }
-    return best;
+    return best && step > 1 ? grow(best, area, at) : best;
+  }
+
+  // Push each side of `box` outward one pixel at a time, within `area`, while
+  // every pixel of the new edge satisfies at(x, y).
+  function grow(box, area, at) {
+    const [x1, y1, x2, y2] = box;
+    const column = (x, top, bottom) => {
+      for (let y = top; y <= bottom; y++) if (!at(x, y)) return false;
+      return true;
+    };
+    const row = (y, left, right) => {
+      for (let x = left; x <= right; x++) if (!at(x, y)) return false;
+      return true;
+    };
+    let left = x1, right = x2, top = y1, bottom = y2;
+    while (left > area[0] && column(left - 1, top, bottom)) left--;
+    while (right < area[2] && column(right + 1, top, bottom)) right++;
+    while (top > area[1] && row(top - 1, left, right)) top--;
+    while (bottom < area[3] && row(bottom + 1, left, right)) bottom++;
+    return [left, top, right, bottom];
   }
 
   // Build an element: el("div", {class: "a", text: "b", style: {...}}, ...children)
@@ -98,7 +139,7 @@
     onTrusted(target, "pointercancel", finish(cancel));
   }
 
-  const kit = Object.freeze({ innerBox, boxOf, largestBox, el, onTrusted, onDrag });
+  const kit = Object.freeze({ innerBox, boxOf, largestBox, toClient, el, onTrusted, onDrag });
 
   function place(host, anchor) {
     // Whole-pixel placement keeps every box edge on a pixel boundary.
@@ -149,6 +190,15 @@
   }
   window.addEventListener("keydown", onProbeKey, true);
   window.addEventListener("keyup", onProbeKey, true);
+  // Touch input is queued apart from keys (a touch waits for the page's ack of
+  // the one before it), so a key cannot mark the end of a touch gesture: the
+  // mobile backend waits for each gesture's input, then calls nextProbe().
+  function nextProbe() {
+    if (!probing) throw new Error("not probing");
+    const state = requireActive().state();
+    show(probing.spec);
+    return state;
+  }
 
   // Measuring a goal box scans thousands of points through the widget's own
   // pointer mapping, which reads element rects each time. Layout cannot change
@@ -178,6 +228,14 @@
       factories.set(name, factory);
     },
     has(name) { return factories.has(name); },
+    // Where the page sits in the screenshot: `scale` screenshot pixels per CSS
+    // px, the page's top-left at (offsetX, offsetY) screenshot pixels.
+    setFrame(scale, offsetX = 0, offsetY = 0) {
+      if (!(scale > 0) || !Number.isInteger(offsetX) || !Number.isInteger(offsetY)) {
+        throw new Error(`bad frame: scale ${scale}, offset ${offsetX}, ${offsetY}`);
+      }
+      Object.assign(frame, { scale, offsetX, offsetY });
+    },
     render,
     state() { return requireActive().state(); },
     // Record probes of `spec` (shown in its current state); take the states
@@ -193,6 +251,7 @@
       return states;
     },
     stopProbing() { probing = null; },
+    nextProbe,
     boxes(goal) { return withFrozenLayout(() => requireActive().boxes(goal)); },
     // Everything a reset needs in one round trip: boxes of the target
     // configuration (rendered showing the goal), then the current one.
@@ -201,6 +260,11 @@
       const target = withFrozenLayout(() => active.boxes(spec.goal));
       const shown = await render(spec);
       return { target, current: withFrozenLayout(() => active.boxes(spec.goal)), state: shown };
+    },
+    // What a replay needs: the current configuration shown and measured, no target.
+    async prepareCurrent(spec) {
+      const shown = await render(spec);
+      return { current: withFrozenLayout(() => active.boxes(spec.goal)), state: shown };
     },
   };
   Object.defineProperty(window, "FineState", { value: Object.freeze(api), writable: false });

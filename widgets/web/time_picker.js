@@ -97,7 +97,10 @@ FineState.define("time_picker", (host, params, state, kit) => {
       // A 6 degree wedge cut by the ring is convex but for the inner circle; a
       // rectangle whose integer points all keep 1 px inside the ring and map
       // to the goal lies wholly in the goal region.
-      const inGoal = (x, y) => {
+      // A click reports whole CSS px: on a phone, where a screenshot pixel is a
+      // fraction of a CSS px, the click lands on the CSS px the tap is in.
+      const inGoal = (clientX, clientY) => {
+        const [x, y] = [Math.floor(clientX), Math.floor(clientY)];
         const distance = Math.hypot(...fromCentre(x, y));
         return distance >= inner + 1 && distance <= radius - 1 && minuteAt(x, y) === goalMinute;
       };

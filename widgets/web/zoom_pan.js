@@ -94,7 +94,7 @@ FineState.define("zoom_pan", (host, params, state, kit) => {
       const core = kit.boxOf(map);
       const now = kit.boxOf(pins[0]);
       // Documented press point: the centre of the named pin's integer box.
-      const press = [(now[0] + now[2]) / 2, (now[1] + now[3]) / 2];
+      const press = kit.toClient((now[0] + now[2]) / 2, (now[1] + now[3]) / 2);
       return {
         loc: kit.boxOf(host),
         core,

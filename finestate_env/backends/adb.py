@@ -1,0 +1,319 @@
+"""The adb backend: the HTML controls in a real Android device's browser, operated by `input`.
+
+For a device or emulator reachable through an adb server (adbutils). The
+backend serves the stage page from a small local HTTP server, makes it reachable
+on the device with `adb reverse`, and opens it in the device's browser
+(`am start -a android.intent.action.VIEW`). There is no debugging protocol to
+the page, so the page itself asks the backend for work over that same HTTP
+connection and posts the results back (widgets/web/adb/driver.js): the boxes
+it measured and the state the control reports.
+
+Frames: the screenshot is the device's whole screen (`screencap -p`), status
+and address bars included. Once per start the page paints itself a solid
+colour, the backend finds that rectangle in a screenshot, and the page is told
+its offset and scale on the screen (FineState.setFrame): from then on it
+measures every box in screen pixels, and `input tap X Y` / `input swipe` take
+the agent's points unchanged.
+
+Every adb call and every page command has a timeout and bounded retries, and
+fails with an AdbBackendError that says what was wrong: no hang on an offline
+device, a missing browser or a page that stopped answering.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import re
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import numpy as np
+import pyspng
+
+from finestate_env.backends.base import Backend, Rendered
+from finestate_env.backends.web import _CONTENT_TYPES, WEB_ROOT, stage_html
+from finestate_env.schema import Boxes, BoxSet, Gesture, LiveSpec
+
+BROWSER = "com.android.chrome"
+# How a swipe is timed: long enough for every move to be seen, short enough
+# not to become a long press before it moves.
+SWIPE_MS = 300
+CALIBRATION_RGB = (255, 0, 255)
+ANIMATION_SETTINGS = ("window_animation_scale", "transition_animation_scale",
+                      "animator_duration_scale")
+
+
+class AdbBackendError(RuntimeError):
+    """The device, the adb server or the page failed; the message says which and how."""
+
+
+class AdbBackend(Backend):
+    platform = "mobile"
+
+    def __init__(self, viewport: tuple[int, int], serial: str | None = None,
+                 adb_host: str = "127.0.0.1", adb_port: int = 5037, browser: str = BROWSER,
+                 timeout_s: float = 20.0, retries: int = 2, page_port: int = 0) -> None:
+        self.viewport = (int(viewport[0]), int(viewport[1]))
+        self.serial = serial
+        self.adb_host, self.adb_port = adb_host, int(adb_port)
+        self.browser = browser
+        self.timeout_s = float(timeout_s)
+        self.retries = int(retries)
+        self.page_port = int(page_port)
+        self.device = None
+        self._server: ThreadingHTTPServer | None = None
+        self._commands: queue.Queue = queue.Queue()
+        self._results: dict[int, dict] = {}
+        self._result_ready = threading.Condition()
+        self._next_id = 0
+        self._layout: tuple[int, int] | None = None
+        self.frame: tuple[float, int, int] | None = None  # scale, offset x, offset y
+
+    # -- lifecycle ---------------------------------------------------------
+    def start(self) -> None:
+        if self.frame is not None:
+            return
+        try:
+            self.device = self._connect()
+            self._check_device()
+            self._start_server()
+            port = self._server.server_address[1]
+            self._adb(f"adb reverse tcp:{port}", lambda: self.device.reverse(
+                f"tcp:{port}", f"tcp:{port}"))
+            url = f"http://127.0.0.1:{port}/stage.html"
+            self._shell(f"am start -a android.intent.action.VIEW -d {url} -p {self.browser}")
+            hello = self._command({"op": "hello"})
+            self._layout = (int(hello["width"]), int(hello["height"]))
+            self.frame = self._calibrate(float(hello["scale"]))
+            scale, offset_x, offset_y = self.frame
+            self._command({"op": "frame", "scale": scale, "offsetX": offset_x,
+                           "offsetY": offset_y})
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.device is not None and self._server is not None:
+            port = self._server.server_address[1]
+            try:
+                self.device.reverse_remove(f"tcp:{port}")
+            except Exception:  # noqa: BLE001 (closing must finish on a dead device too)
+                pass
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+        self._server = None
+        self.device = None
+        self.frame = None
+
+    @property
+    def layout_viewport(self) -> tuple[int, int]:
+        """The page's CSS viewport on the device, measured there (starts the backend)."""
+        self.start()
+        return self._layout
+
+    # -- the device --------------------------------------------------------
+    def _connect(self):
+        import adbutils
+
+        client = adbutils.AdbClient(host=self.adb_host, port=self.adb_port,
+                                    socket_timeout=self.timeout_s)
+        where = f"adb server {self.adb_host}:{self.adb_port}"
+        last = "no device"
+        for attempt in range(self.retries + 1):
+            try:
+                devices = client.device_list()
+            except Exception as exc:  # noqa: BLE001
+                last = f"cannot reach the {where}: {exc}"
+            else:
+                serials = [d.serial for d in devices]
+                if self.serial is None and len(serials) == 1:
+                    self.serial = serials[0]
+                if self.serial in serials:
+                    device = client.device(self.serial)
+                    state = self._adb("get-state", device.get_state)
+                    if state == "device":
+                        return device
+                    last = f"device {self.serial!r} is {state!r}, not 'device' (online)"
+                elif self.serial is None:
+                    last = (f"{len(serials)} devices on the {where} ({serials}): "
+                            "pass backend_options={'serial': ...}")
+                else:
+                    last = f"device {self.serial!r} is not on the {where} (has {serials})"
+            if attempt < self.retries:
+                time.sleep(0.5 * (attempt + 1))
+        raise AdbBackendError(f"{last} (after {self.retries + 1} attempts)")
+
+    def _check_device(self) -> None:
+        size = self._shell("wm size")
+        physical = override = None
+        for line in size.splitlines():
+            if ":" in line:
+                name, value = line.split(":", 1)
+                width, _, height = value.strip().partition("x")
+                if width.isdigit() and height.isdigit():
+                    if "Override" in name:
+                        override = (int(width), int(height))
+                    else:
+                        physical = (int(width), int(height))
+        screen = override or physical
+        if screen is None:
+            raise AdbBackendError(f"device {self.serial!r}: cannot read `wm size`: {size!r}")
+        found = re.search(r"orientation=(\d+)", self._shell("dumpsys display"))
+        orientation = int(found.group(1)) if found else None
+        if orientation not in (0, 2):
+            raise AdbBackendError(f"device {self.serial!r} is in orientation {orientation}, "
+                                  "not portrait: turn auto-rotate off and hold it upright")
+        if screen != self.viewport:
+            raise AdbBackendError(
+                f"device {self.serial!r} has a {screen[0]}x{screen[1]} screen; make the env "
+                f"with viewport='{screen[0]}x{screen[1]}' (it is {self.viewport[0]}x"
+                f"{self.viewport[1]})")
+        if not self._shell(f"pm path {self.browser}").strip().startswith("package:"):
+            raise AdbBackendError(f"device {self.serial!r} has no browser {self.browser!r}; "
+                                  "install it or pass backend_options={'browser': ...}")
+        for name in ANIMATION_SETTINGS:  # a screenshot must show the settled state
+            self._shell(f"settings put global {name} 0")
+
+    def _adb(self, what: str, call):
+        """An adb call with bounded retries; the error names the call and the device."""
+        last: Exception | None = None
+        for attempt in range(self.retries + 1):
+            try:
+                return call()
+            except Exception as exc:  # noqa: BLE001 (adbutils raises several kinds)
+                last = exc
+                if attempt < self.retries:
+                    time.sleep(0.2 * (attempt + 1))
+        raise AdbBackendError(f"`{what}` failed on device {self.serial!r} after "
+                              f"{self.retries + 1} attempts: {last}") from last
+
+    def _shell(self, command: str, binary: bool = False):
+        return self._adb(command, lambda: self.device.shell(
+            command, timeout=self.timeout_s, encoding=None if binary else "utf-8"))
+
+    # -- the page ----------------------------------------------------------
+    def _start_server(self) -> None:
+        backend = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:  # quiet: errors surface as commands
+                pass
+
+            def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+                path = self.path.split("?")[0]
+                if path == "/next":
+                    try:
+                        command = backend._commands.get(timeout=5)
+                    except queue.Empty:
+                        self._send(204, b"", "text/plain")
+                        return
+                    self._send(200, json.dumps(command).encode(), "application/json")
+                    return
+                if path == "/stage.html":
+                    page = stage_html().replace(
+                        "</body>", '<script src="adb/driver.js"></script>\n</body>')
+                    self._send(200, page.encode(), "text/html")
+                    return
+                target = (WEB_ROOT / path.lstrip("/")).resolve()
+                if target.is_file() and WEB_ROOT.resolve() in target.parents:
+                    self._send(200, target.read_bytes(),
+                               _CONTENT_TYPES.get(target.suffix, "application/octet-stream"))
+                    return
+                self._send(404, b"not found", "text/plain")
+
+            def do_POST(self) -> None:  # noqa: N802
+                body = self.rfile.read(int(self.headers.get("content-length", 0)))
+                if self.path == "/result":
+                    reply = json.loads(body)
+                    with backend._result_ready:
+                        backend._results[reply["id"]] = reply
+                        backend._result_ready.notify_all()
+                self._send(204, b"", "text/plain")
+
+            def _send(self, status: int, body: bytes, content_type: str) -> None:
+                self.send_response(status)
+                self.send_header("content-type", content_type)
+                self.send_header("content-length", str(len(body)))
+                self.send_header("cache-control", "no-store")
+                self.end_headers()
+                self.wfile.write(body)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", self.page_port), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+
+    def _command(self, command: dict) -> Any:
+        """Hand the page a command and wait, at most timeout_s, for its reply."""
+        self._next_id += 1
+        command = {**command, "id": self._next_id}
+        self._commands.put(command)
+        deadline = time.monotonic() + self.timeout_s
+        with self._result_ready:
+            while command["id"] not in self._results:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AdbBackendError(
+                        f"the page on device {self.serial!r} did not answer {command['op']!r} "
+                        f"within {self.timeout_s:g} s: is {self.browser!r} showing it?")
+                self._result_ready.wait(left)
+            reply = self._results.pop(command["id"])
+        if not reply["ok"]:
+            raise AdbBackendError(f"the page failed {command['op']!r}: {reply['error']}")
+        return reply["value"]
+
+    def _calibrate(self, scale: float) -> tuple[float, int, int]:
+        self._command({"op": "calibrate"})
+        shot = self.screenshot()
+        self._command({"op": "uncalibrate"})
+        mark = np.all(shot == np.array(CALIBRATION_RGB, np.uint8), axis=2)
+        ys, xs = np.nonzero(mark)
+        if len(xs) == 0:
+            raise AdbBackendError("the page's calibration mark is not on the screen: is the "
+                                  f"browser {self.browser!r} in front, the screen on and unlocked?")
+        width = xs.max() - xs.min() + 1
+        expected = round(self._layout[0] * scale)
+        if abs(width - expected) > 1:
+            raise AdbBackendError(f"the page is {width} pixels wide on the screen, expected "
+                                  f"{expected} ({self._layout[0]} CSS px at {scale:g}): "
+                                  "is the page zoomed?")
+        return scale, int(xs.min()), int(ys.min())
+
+    # -- the interface -----------------------------------------------------
+    def render(self, spec: LiveSpec) -> Rendered:
+        self.start()
+        result = self._command({"op": "prepare", "spec": {
+            "component": spec.component, "params": spec.params, "state": spec.current_state,
+            "goal": spec.goal_state, "theme": spec.theme}})
+        boxes = BoxSet(current=Boxes(**result["current"]), target=Boxes(**result["target"]))
+        return Rendered(boxes=boxes, state=result["state"])
+
+    def screenshot(self) -> np.ndarray:
+        png = self._shell("screencap -p", binary=True)
+        if not png.startswith(b"\x89PNG"):
+            raise AdbBackendError(f"`screencap -p` on device {self.serial!r} gave no PNG "
+                                  f"({len(png)} bytes starting {png[:16]!r})")
+        image = pyspng.load(png)
+        if image.shape[:2] != (self.viewport[1], self.viewport[0]):
+            raise AdbBackendError(f"the screenshot is {image.shape[1]}x{image.shape[0]}, the "
+                                  f"screen {self.viewport[0]}x{self.viewport[1]}: did it rotate?")
+        return np.ascontiguousarray(image[:, :, :3])
+
+    def perform(self, gesture: Gesture, p0: tuple[float, float], p1: tuple[float, float]) -> None:
+        # A finger has no hover: a tap touches p1 only (as MobileBackend).
+        if gesture == "tap":
+            self._shell(f"input tap {p1[0]:.2f} {p1[1]:.2f}")
+        elif gesture == "drag":
+            self._shell(f"input swipe {p0[0]:.2f} {p0[1]:.2f} {p1[0]:.2f} {p1[1]:.2f} "
+                        f"{SWIPE_MS}")
+        else:
+            raise ValueError(f"unknown gesture {gesture!r}; expected 'tap' or 'drag'")
+
+    def read_state(self) -> Any:
+        return self._command({"op": "state"})
+
+    def __repr__(self) -> str:
+        return f"AdbBackend(serial={self.serial!r}, viewport={self.viewport!r})"

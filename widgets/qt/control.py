@@ -1,0 +1,41 @@
+"""The shape of every Qt renderer: build the widgets, read the state, measure the boxes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QApplication, QWidget
+
+from widgets.qt import kit
+
+
+class Control:
+    """One rendered instance: `card` holds its widgets, placed on the stage by the app.
+
+    Subclasses build in `build(state)`, read back in `state()` from the widgets
+    alone, and measure in `boxes(goal)` the four boxes of the configuration now
+    shown (loc, core, goal, now) in screen pixels, inclusive edges. A goal box
+    is measured for the gesture the oracle and the audit perform: p0 at the
+    centre pixel of `now`.
+    """
+
+    title_key: str | None = None  # the params key that titles the card
+
+    def __init__(self, stage: QWidget, params: dict[str, Any], state: Any) -> None:
+        self.params = params
+        self.card = kit.Card(stage, params.get(self.title_key) if self.title_key else None)
+        self.build(state)
+
+    def build(self, state: Any) -> None:
+        raise NotImplementedError
+
+    def state(self) -> Any:
+        raise NotImplementedError
+
+    def boxes(self, goal: Any) -> dict[str, kit.Box]:
+        raise NotImplementedError
+
+    def settle(self) -> None:
+        """Lay out now (posted layout requests only: never pending input)."""
+        self.card.layout().activate()
+        QApplication.sendPostedEvents()
