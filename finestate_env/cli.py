@@ -19,8 +19,8 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.vda != "none" and args.agent != "openai":
         raise ValueError(f"--vda {args.vda} hints a VLM: it needs --agent openai")
-    env = gym.make(args.env, component=args.component, family=args.family,
-                   viewport=args.viewport).unwrapped
+    env = gym.make(_env_id(args), component=args.component, family=args.family,
+                   **_env_options(args)).unwrapped
     baseline = baseline_results = None
     try:
         if args.agent == "openai":
@@ -44,7 +44,7 @@ def _run(args: argparse.Namespace) -> int:
         from finestate_env.vlm_eval import live_vda_summary
 
         summary["vda"] = live_vda_summary(args.vda, args.vda_parts, results, baseline_results)
-    print(f"{args.env} · agent {args.agent} · {args.episodes} episodes from seed {args.seed} "
+    print(f"{_env_id(args)} · agent {args.agent} · {args.episodes} episodes from seed {args.seed} "
           f"· {args.episodes / elapsed:.1f} episodes/s")
     print(format_summary(summary))
     if "vda" in summary:
@@ -91,7 +91,7 @@ def _curve(args: argparse.Namespace) -> int:
     print(f"noise on {args.noise_on}, sigmas {args.sigmas} px, {args.episodes_per_type} "
           f"episodes per type and sigma from seed {args.seed}", flush=True)
     curve = precision_curve(args.sigmas, args.component, args.episodes_per_type, seed=args.seed,
-                            noise_on=args.noise_on, viewport=args.viewport, env_id=args.env,
+                            noise_on=args.noise_on, env_id=_env_id(args), **_env_options(args),
                             on_type=progress)
     json_path, png_path = write_curve(curve, args.out)
     print(f"wrote {json_path} and {png_path} in {curve['elapsed_s']:.0f} s")
@@ -383,6 +383,24 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_live_env_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--platform", choices=("web", "mobile", "desktop"), default="web",
+                        help="which FineState env: FineState-Web-v0, -Mobile-v0 or -Desktop-v0")
+    parser.add_argument("--env", default=None, help="a Gymnasium id (overrides --platform)")
+    parser.add_argument("--component", type=_split, default=None,
+                        help="comma-separated component types (default: all)")
+    parser.add_argument("--viewport", default=None,
+                        help="WIDTHxHEIGHT (default: the env's own, 1280x720 on web)")
+
+
+def _env_id(args: argparse.Namespace) -> str:
+    return args.env or f"FineState-{args.platform.capitalize()}-v0"
+
+
+def _env_options(args: argparse.Namespace) -> dict:
+    return {} if args.viewport is None else {"viewport": args.viewport}
+
+
 def _add_static_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--skip-invalid", action="store_true",
                         help="skip malformed lines (reported and counted) instead of stopping")
@@ -416,12 +434,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model_options(run)
     run.add_argument("--episodes", type=int, default=50)
     run.add_argument("--seed", type=int, default=0, help="episode i uses seed SEED + i")
-    run.add_argument("--component", type=_split, default=None,
-                     help="comma-separated component types (default: all)")
+    _add_live_env_options(run)
     run.add_argument("--family", type=_split, default=None,
                      help="comma-separated families (default: all)")
-    run.add_argument("--env", default="FineState-Web-v0")
-    run.add_argument("--viewport", default="1280x720", help="WIDTHxHEIGHT")
     run.add_argument("--out", default=None, help="folder for results.jsonl and summary.json")
     run.set_defaults(handler=_run)
 
@@ -449,10 +464,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="episodes per type and sigma (the same seeds at every sigma)")
     curve.add_argument("--noise-on", choices=("p1", "p0"), default="p1")
     curve.add_argument("--seed", type=int, default=0)
-    curve.add_argument("--component", type=_split, default=None,
-                       help="comma-separated component types (default: all)")
-    curve.add_argument("--env", default="FineState-Web-v0")
-    curve.add_argument("--viewport", default="1280x720", help="WIDTHxHEIGHT")
+    _add_live_env_options(curve)
     curve.add_argument("--out", required=True, help="folder for curve.json and curve.png")
     curve.set_defaults(handler=_curve)
 

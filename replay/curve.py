@@ -26,7 +26,7 @@ NoiseTarget = Literal["p0", "p1"]
 
 def precision_curve(sigmas: Sequence[float], components: Sequence[str] | None = None,
                     episodes_per_type: int = 10, seed: int = 0, noise_on: NoiseTarget = "p1",
-                    viewport: str | tuple[int, int] = "1280x720", env_id: str = "FineState-Web-v0",
+                    viewport: str | tuple[int, int] | None = None, env_id: str = "FineState-Web-v0",
                     on_type: Callable[[str, dict[str, Any]], None] | None = None,
                     ) -> dict[str, Any]:
     """Live and static success rates per type and sigma (pixels), as a JSON-ready dict.
@@ -45,7 +45,8 @@ def precision_curve(sigmas: Sequence[float], components: Sequence[str] | None = 
         raise ValueError(f"sigmas must be non-negative and increasing, got {sigmas}")
     names = widgets.resolve(components)
     started = time.perf_counter()
-    env = gym.make(env_id, component=names, viewport=viewport).unwrapped
+    options = {} if viewport is None else {"viewport": viewport}
+    env = gym.make(env_id, component=names, **options).unwrapped
     by_component: dict[str, dict[str, Any]] = {}
     try:
         for name in names:

@@ -71,9 +71,8 @@ class ReplayWorker:
             try:
                 backend = self.backends.for_instance(instance)
                 rendered_at = time.perf_counter()
-                rendered = backend.render(instance.live)
+                boxes, state = backend.render_current(instance.live)
                 timings["render"] = _ms(rendered_at)
-                state = rendered.state
                 if action_error is None:
                     acted_at = time.perf_counter()
                     backend.perform(instance.gesture, scored.p0, scored.p1)
@@ -95,7 +94,7 @@ class ReplayWorker:
                                         live_exact),
             static_exact=static_exact, live_exact=live_exact,
             crosscheck=scoring.crosscheck(static_exact, live_exact),
-            boxes_match=rendered.boxes == instance.boxes, action_error=action_error,
+            boxes_match=boxes == instance.boxes.current, action_error=action_error,
             timings=timings)
 
     def close(self) -> None:

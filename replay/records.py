@@ -38,7 +38,7 @@ class ReplayRecord(BaseModel):
     static_exact: bool | None = None  # p1 in the file's goal box (None: not performed)
     live_exact: bool | None = None  # the state read back equals the goal state
     crosscheck: CrossCheck | None = None
-    boxes_match: bool | None = None  # did the live control measure the file's boxes again?
+    boxes_match: bool | None = None  # did the live control measure the file's current boxes?
     action_error: str | None = None
     error: str | None = None
     timings: dict[str, float] = Field(default_factory=dict)

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import gymnasium as gym
 import pytest
-from PIL import Image
 
 from finestate_env.coords import box_center
 from finestate_env.schema import Instance
@@ -30,11 +29,13 @@ TYPES = ["slider", "checkbox", "date_picker", "drag_reorder", "tabs", "color_pic
 FINESTATE = [sys.executable, "-m", "finestate_env.cli"]
 
 
-def write_dataset(folder: Path, instances: list[Instance], images: dict[str, Image.Image]) -> Path:
+def write_dataset(folder: Path, instances: list[Instance], images_from: Path) -> Path:
+    """An instances file in `folder`, with the images of `images_from` beside it."""
     (folder / "images").mkdir(parents=True, exist_ok=True)
     for instance in instances:
-        if instance.id in images:
-            images[instance.id].save(folder / instance.image)
+        target = folder / instance.image
+        if not target.exists():
+            shutil.copyfile(images_from / instance.image, target)
     path = folder / "instances.jsonl"
     path.write_text("".join(i.model_dump_json() + "\n" for i in instances))
     return path
@@ -47,19 +48,16 @@ def write_predictions(path: Path, rows: list[dict]) -> Path:
 
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory):
-    """Two instances of each of TYPES, rendered live, with their screenshots."""
+    """`finestate generate` over TYPES: the folder, its instances, and one instance per type."""
+    from finestate_env.formats import read_instances
+    from finestate_env.generate import generate
+
     folder = tmp_path_factory.mktemp("dataset")
-    env = gym.make("FineState-Web-v0", component=TYPES).unwrapped
-    instances, images = [], {}
-    try:
-        for seed in range(2 * len(TYPES)):
-            obs, _ = env.reset(seed=seed, options={"component": TYPES[seed % len(TYPES)]})
-            instance = env.instance.model_copy(update={"image": f"images/{seed:03d}.png"})
-            instances.append(instance)
-            images[instance.id] = Image.fromarray(obs["screenshot"])
-    finally:
-        env.close()
-    return folder, instances, images
+    path = generate(folder, n=14, seed=0, component=TYPES)
+    instances = read_instances(path).items
+    one_each = {i.component: i for i in reversed(instances)}
+    assert sorted(one_each) == sorted(TYPES), "the generated mix should cover every type"
+    return folder, instances, [one_each[name] for name in TYPES]
 
 
 def oracle_rows(instances: list[Instance], goal_of=None) -> list[dict]:
@@ -82,8 +80,8 @@ def results_without_timings(folder: Path) -> dict[str, dict]:
 
 
 def test_oracle_replay_agrees_and_report_opens_in_chromium(dataset, tmp_path):
-    folder, instances, images = dataset
-    path = write_dataset(folder, instances, images)
+    folder, instances, _ = dataset
+    path = folder / "instances.jsonl"
     predictions = write_predictions(tmp_path / "oracle.jsonl", oracle_rows(instances))
     out = tmp_path / "oracle"
     done = run_cli("replay", "--instances", str(path), "--predictions", str(predictions),
@@ -101,7 +99,7 @@ def test_oracle_replay_agrees_and_report_opens_in_chromium(dataset, tmp_path):
 
 
 def test_shifted_boxes_show_as_false_accepts_and_rejects_and_fail_the_audit(dataset, tmp_path):
-    folder, instances, images = dataset
+    folder, _, one_each = dataset
     # Shift each goal box across its narrow side by its own size: the box now
     # covers points that yield another state (the true region is narrow that way).
     def shifted(instance: Instance) -> Instance:
@@ -112,8 +110,8 @@ def test_shifted_boxes_show_as_false_accepts_and_rejects_and_fail_the_audit(data
         return instance.model_copy(update={"boxes": instance.boxes.model_copy(
             update={"current": current})})
 
-    tampered = [shifted(i) for i in instances[:len(TYPES)]]
-    path = write_dataset(tmp_path / "tampered", tampered, images)
+    tampered = [shifted(i) for i in one_each]
+    path = write_dataset(tmp_path / "tampered", tampered, folder)
     # Aiming at the (wrong) annotated goal: the box says yes, the control says no.
     at_box = write_predictions(tmp_path / "at_box.jsonl", oracle_rows(tampered))
     out = tmp_path / "at_box"
@@ -125,7 +123,7 @@ def test_shifted_boxes_show_as_false_accepts_and_rejects_and_fail_the_audit(data
     html = (out / "report.html").read_text()
     assert html.count('class="card"') == len(TYPES)
     # Aiming at the true goal: the box says no, the control reached the goal.
-    truth = {i.id: i.boxes.current.goal for i in instances}
+    truth = {i.id: i.boxes.current.goal for i in one_each}
     at_truth = write_predictions(tmp_path / "at_truth.jsonl",
                                  oracle_rows(tampered, goal_of=lambda i: truth[i.id]))
     out = tmp_path / "at_truth"
@@ -144,8 +142,8 @@ def test_shifted_boxes_show_as_false_accepts_and_rejects_and_fail_the_audit(data
 
 
 def test_audit_of_generated_boxes_is_sound(dataset, tmp_path):
-    folder, instances, images = dataset
-    path = write_dataset(tmp_path / "one_each", instances[len(TYPES):], images)
+    folder, _, one_each = dataset
+    path = write_dataset(tmp_path / "one_each", one_each, folder)
     done = run_cli("audit", "--instances", str(path), "--out", str(tmp_path / "audit"),
                    "--density", "2", "--quiet")
     assert done.returncode == 0, done.stderr
@@ -155,8 +153,8 @@ def test_audit_of_generated_boxes_is_sound(dataset, tmp_path):
 
 
 def test_interrupted_replay_resumes_to_the_same_results(dataset, tmp_path):
-    folder, instances, images = dataset
-    path = write_dataset(folder, instances, images)
+    folder, instances, _ = dataset
+    path = folder / "instances.jsonl"
     rows = oracle_rows(instances)
     for row in rows[::3]:  # some misses, so the results are not all alike
         row["p1"] = [5.0, 5.0]
@@ -188,8 +186,8 @@ def test_interrupted_replay_resumes_to_the_same_results(dataset, tmp_path):
 
 
 def test_two_workers_give_the_same_results_as_one(dataset, tmp_path):
-    folder, instances, images = dataset
-    path = write_dataset(folder, instances, images)
+    folder, instances, _ = dataset
+    path = folder / "instances.jsonl"
     predictions = write_predictions(tmp_path / "oracle.jsonl", oracle_rows(instances[:6]))
     one, two = tmp_path / "one", tmp_path / "two"
     for out, workers in ((one, "1"), (two, "2")):
@@ -203,19 +201,19 @@ def test_report_in_chromium_has_tables_charts_thumbnails_and_runs_no_input_scrip
         dataset, tmp_path):
     from finestate_env.backends.chromium import DRIVER, LAUNCH_ARGS, find_chromium
 
-    folder, instances, images = dataset
+    folder, _, one_each = dataset
     hostile = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">'
     # A wrong goal box so that every prediction becomes a card, and hostile text
     # in every string a card shows.
     tampered = []
-    for instance in instances[:3]:
+    for instance in one_each[:3]:
         x1, y1, x2, y2 = instance.boxes.current.goal
         current = instance.boxes.current.model_copy(update={"goal": (x1, y1 - 400, x2, y1 - 390)})
         tampered.append(instance.model_copy(update={
             "instructions": instance.instructions.model_copy(update={"interact": hostile}),
             "boxes": instance.boxes.model_copy(update={"current": current})}))
-    path = write_dataset(tmp_path / "hostile", tampered, images)
-    predictions = write_predictions(tmp_path / "p.jsonl", oracle_rows(instances[:3]))
+    path = write_dataset(tmp_path / "hostile", tampered, folder)
+    predictions = write_predictions(tmp_path / "p.jsonl", oracle_rows(one_each[:3]))
     out = tmp_path / "out"
     assert run_cli("replay", "--instances", str(path), "--predictions", str(predictions),
                    "--out", str(out), "--quiet").returncode == 0
