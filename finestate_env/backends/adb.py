@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pyspng
 
-from finestate_env.backends.base import Backend, Rendered
+from finestate_env.backends.base import Backend, BackendCrashed, Rendered
 from finestate_env.backends.web import _CONTENT_TYPES, WEB_ROOT, stage_html
 from finestate_env.schema import Boxes, BoxSet, Gesture, LiveSpec
 
@@ -46,8 +46,12 @@ ANIMATION_SETTINGS = ("window_animation_scale", "transition_animation_scale",
                       "animator_duration_scale")
 
 
-class AdbBackendError(RuntimeError):
-    """The device, the adb server or the page failed; the message says which and how."""
+class AdbBackendError(BackendCrashed):
+    """The device, the adb server or the page failed; the message says which and how.
+
+    A BackendCrashed, so that the env reports it in a step's `action_error` and
+    replay retries once, as for a browser that died: the next render reconnects.
+    """
 
 
 class AdbBackend(Backend):
