@@ -30,7 +30,8 @@ test: install
 	exit $$rc
 
 bench: install
-	$(PY) -m finestate_env.bench --out bench.json
+	$(PY) -m finestate_env.bench --episodes 40 --out bench.json
+	$(PY) -m finestate_env.bench --env FineState-Desktop-v0 --episodes 40 --out bench-desktop.json
 	$(PY) -m finestate_env.bench --env FineState-Mobile-v0 --episodes 20 --out bench-mobile.json
 
 lint: install

@@ -24,8 +24,9 @@ from finestate_env.processes import descendants, memory_kib
 from replay.audit import audit_instance
 
 
-def bench_component(component: str, episodes: int, viewport: str) -> dict:
-    env = gym.make("FineState-Web-v0", component=component, viewport=viewport).unwrapped
+def bench_component(component: str, episodes: int, viewport: str,
+                    env_id: str = "FineState-Web-v0") -> dict:
+    env = gym.make(env_id, component=component, viewport=viewport).unwrapped
     agent = OracleAgent()
     resets, steps, phases = [], [], {}
     try:
@@ -62,19 +63,73 @@ def bench_component(component: str, episodes: int, viewport: str) -> dict:
     }
 
 
+def bench_replay(instances: int, viewport: str, workers: int,
+                 env_id: str = "FineState-Web-v0") -> dict:
+    """Replay of oracle predictions on instances made by `env_id`: instances per
+    second, with one worker in this process and with `workers` processes."""
+    import tempfile
+
+    from finestate_env.schema import Prediction
+    from replay.live_replay import ReplayJob, ReplayWorker, replay
+
+    env = gym.make(env_id, viewport=viewport).unwrapped
+    try:
+        dataset = []
+        for seed in range(instances):
+            env.reset(seed=seed)
+            dataset.append(env.instance)
+    finally:
+        env.close()
+    agent = OracleAgent()
+    jobs = []
+    for instance in dataset:
+        info = {"boxes": {"current": instance.boxes.current.model_dump()}}
+        action = agent.act(None, info)
+        jobs.append(ReplayJob(instance, Prediction(id=instance.id, p0=tuple(action["p0"]),
+                                                   p1=tuple(action["p1"]))))
+    worker = ReplayWorker()
+    try:
+        worker.replay(jobs[0].instance, jobs[0].prediction)  # warm-up: browser start
+        started = time.perf_counter()
+        records = [worker.replay(job.instance, job.prediction) for job in jobs]
+        one = len(jobs) / (time.perf_counter() - started)
+    finally:
+        worker.close()
+    with tempfile.TemporaryDirectory() as folder:
+        started = time.perf_counter()  # includes starting the processes and their browsers
+        replay(jobs, Path(folder), workers=workers, progress=False)
+        many = len(jobs) / (time.perf_counter() - started)
+    return {"instances": len(jobs), "one_worker_per_s": round(one, 2),
+            "workers": workers, f"{workers}_workers_per_s": round(many, 2),
+            "live_exact": sum(bool(r.live_exact) for r in records)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--episodes", type=int, default=60)
-    parser.add_argument("--viewport", default="1280x720")
+    parser.add_argument("--viewport", default=None,
+                        help="WxH screenshot pixels (default: the env's own, e.g. 1280x720 on "
+                             "the web, 1080x2400 on mobile)")
     parser.add_argument("--component", default=None, help="comma-separated (default: all)")
+    parser.add_argument("--replay-instances", type=int, default=100,
+                        help="instances for the replay figure (0: no replay figure)")
+    parser.add_argument("--workers", type=int, default=2, help="processes for the replay figure")
+    parser.add_argument("--env", default="FineState-Web-v0", help="the env id to measure")
     parser.add_argument("--out", default="bench.json")
     args = parser.parse_args(argv)
+    if args.viewport is None:
+        width, height = gym.make(args.env).unwrapped.viewport  # starts nothing yet
+        args.viewport = f"{width}x{height}"
     names = widgets.resolve(args.component.split(",") if args.component else None)
+    probe_env = gym.make(args.env, viewport=args.viewport).unwrapped  # starts nothing yet
+    offered = probe_env.components  # a backend may render only some types
+    probe_env.close()
+    names = [n for n in names if n in offered]
     rows = []
     print(f"{'component':<16}{'reset ms':>10}{'step ms':>10}{'episodes/s':>12}"
           f"{'probes/s':>10}{'peak RSS MiB':>14}{'PSS MiB':>10}")
     for name in names:
-        row = bench_component(name, args.episodes, args.viewport)
+        row = bench_component(name, args.episodes, args.viewport, args.env)
         rows.append(row)
         print(f"{name:<16}{row['reset_ms_median']:>10.1f}{row['step_ms_median']:>10.1f}"
               f"{row['episodes_per_s']:>12.1f}{row['audit_probes_per_s']:>10.1f}"
@@ -84,11 +139,18 @@ def main(argv: list[str] | None = None) -> int:
     probes = statistics.median(r["audit_probes_per_s"] for r in rows)
     print(f"median over types: {overall:.1f} episodes/s at {args.viewport}, "
           f"{probes:.1f} audit probes/s")
+    replayed = None
+    if args.replay_instances > 0:
+        replayed = bench_replay(args.replay_instances, args.viewport, args.workers, args.env)
+        print(f"replay of {replayed['instances']} oracle predictions: "
+              f"{replayed['one_worker_per_s']:.1f} instances/s on one worker, "
+              f"{replayed[f'{args.workers}_workers_per_s']:.1f} with {args.workers} processes "
+              f"(process and browser start included); {replayed['live_exact']} reached the goal")
     report = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                           "platform": platform.platform()},
-              "viewport": args.viewport, "episodes_per_type": args.episodes,
+              "env": args.env, "viewport": args.viewport, "episodes_per_type": args.episodes,
               "median_episodes_per_s": overall, "median_audit_probes_per_s": probes,
-              "components": rows}
+              "components": rows, "replay": replayed}
     Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {args.out}")
     return 0

@@ -14,7 +14,6 @@ import sys
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
 
 import widgets
 from finestate_env.agents import OracleAgent
@@ -58,26 +57,6 @@ def test_renderers_and_offered_types_agree():
         assert list(env.components) == list(widgets.TYPE_NAMES)
     finally:
         env.close()
-
-
-class _WithoutTimings(gym.Wrapper, gym.utils.RecordConstructorArgs):
-    """check_env compares step infos of equal seeds; `timings` are wall-clock (as test_env.py)."""
-
-    def __init__(self, env):
-        gym.utils.RecordConstructorArgs.__init__(self)
-        gym.Wrapper.__init__(self, env)
-
-    def reset(self, **kwargs):
-        obs, info = self.env.reset(**kwargs)
-        return obs, {k: v for k, v in info.items() if k != "timings"}
-
-    def step(self, action):
-        *transition, info = self.env.step(action)
-        return *transition, {k: v for k, v in info.items() if k != "timings"}
-
-
-def test_check_env(env):
-    check_env(_WithoutTimings(env), skip_render_check=True)
 
 
 @pytest.mark.parametrize("qt_type", DESKTOP_TYPES)

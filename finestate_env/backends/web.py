@@ -10,7 +10,8 @@ files under a host that cannot resolve, and every other request is aborted
 from __future__ import annotations
 
 import base64
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -169,12 +170,8 @@ class WebBackend(Backend):
         # restores the current state itself on a marker key (stage.js,
         # "Probing"), so a probe costs no round trip of its own.
         self._park_pointer()
-        payload = {"component": spec.component, "params": spec.params,
-                   "state": spec.current_state, "theme": spec.theme}
-        self._call("probe set-up", lambda: self._page.evaluate(
-            "spec => FineState.startProbing(spec)", payload))
         states: list[Any] = []
-        try:
+        with self._probing(spec):
             for start in range(0, len(p1_points), PROBE_BATCH):
                 commands = []
                 for p1 in p1_points[start:start + PROBE_BATCH]:
@@ -183,13 +180,23 @@ class WebBackend(Backend):
                 self._call("probes", lambda batch=commands: send_pipelined(self._cdp, batch))
                 states += self._call("probe read-back", lambda: self._page.evaluate(
                     "FineState.takeProbes()"))
-        finally:
-            if self._page is not None:
-                self._call("probe clean-up", lambda: self._page.evaluate("FineState.stopProbing()"))
         if len(states) != len(p1_points):
             raise RuntimeError(f"probing recorded {len(states)} states for "
                                f"{len(p1_points)} gestures; the marker key was lost")
         return states
+
+    @contextmanager
+    def _probing(self, spec: LiveSpec) -> Iterator[None]:
+        """The page records probes of `spec` (shown in its current state) meanwhile."""
+        payload = {"component": spec.component, "params": spec.params,
+                   "state": spec.current_state, "theme": spec.theme}
+        self._call("probe set-up", lambda: self._page.evaluate(
+            "spec => FineState.startProbing(spec)", payload))
+        try:
+            yield
+        finally:
+            if self._page is not None:
+                self._call("probe clean-up", lambda: self._page.evaluate("FineState.stopProbing()"))
 
     def screenshot(self) -> np.ndarray:
         # CDP's captureScreenshot with optimizeForSpeed is ~2x faster than

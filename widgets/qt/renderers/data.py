@@ -283,7 +283,27 @@ class DatePickerControl(Control):
                 "goal": self._cell(goal), "now": self._cell(self.state())}
 
 
-class TimePickerControl(Control):
+class _PickFromList(Control):
+    """A list (`self.view`) whose current row's text is the state, echoed in `self.field`."""
+
+    def row_of(self, text: str) -> int:
+        raise NotImplementedError
+
+    def _show(self) -> None:
+        self.field.setText(self.state())
+
+    def state(self) -> Any:
+        return self.view.currentItem().text()
+
+    def boxes(self, goal: Any) -> dict[str, kit.Box]:
+        viewport = self.view.viewport()
+        row_box = lambda text: kit.box_of(  # noqa: E731
+            viewport, self.view.visualItemRect(self.view.item(self.row_of(text))))
+        return {"loc": kit.box_of(self.card), "core": kit.box_of(viewport),
+                "goal": row_box(goal), "now": row_box(self.state())}
+
+
+class TimePickerControl(_PickFromList):
     title_key = "title"
 
     def build(self, state: Any) -> None:
@@ -301,26 +321,16 @@ class TimePickerControl(Control):
             self.view.addItem(f"{p['hour']:02d}:{minute:02d}")
         self.view.setFixedSize(10 * 56 + 2 * self.view.frameWidth() + 2,
                                6 * 26 + 2 * self.view.frameWidth() + 2)
-        self.view.setCurrentRow(int(state[3:]))
+        self.view.setCurrentRow(self.row_of(state))
         self.view.currentRowChanged.connect(self._show)
         self.card.add(self.view)
         self._show()
 
-    def _show(self) -> None:
-        self.field.setText(self.state())
-
-    def state(self) -> Any:
-        return self.view.currentItem().text()
-
-    def boxes(self, goal: Any) -> dict[str, kit.Box]:
-        viewport = self.view.viewport()
-        item_box = lambda text: kit.box_of(  # noqa: E731
-            viewport, self.view.visualItemRect(self.view.item(int(text[3:]))))
-        return {"loc": kit.box_of(self.card), "core": kit.box_of(viewport),
-                "goal": item_box(goal), "now": item_box(self.state())}
+    def row_of(self, text: str) -> int:
+        return int(text[3:])  # "HH:MM": the list holds the hour's minutes in order
 
 
-class ListBoxControl(Control):
+class ListBoxControl(_PickFromList):
     def build(self, state: Any) -> None:
         p = self.params
         self.card.setFixedWidth(p["width"])
@@ -333,24 +343,13 @@ class ListBoxControl(Control):
             self.view.item(self.view.count() - 1).setSizeHint(QSize(0, p["row_height"]))
         frame = self.view.frameWidth()
         self.view.setFixedHeight(len(p["options"]) * p["row_height"] + 2 * frame)
-        self.view.setCurrentRow(p["options"].index(state))
+        self.view.setCurrentRow(self.row_of(state))
         self.view.currentRowChanged.connect(self._show)
         self.card.add(self.view)
         self._show()
 
-    def _show(self) -> None:
-        self.field.setText(self.state())
-
-    def state(self) -> Any:
-        return self.view.currentItem().text()
-
-    def boxes(self, goal: Any) -> dict[str, kit.Box]:
-        viewport = self.view.viewport()
-        options = self.params["options"]
-        row_box = lambda text: kit.box_of(  # noqa: E731
-            viewport, self.view.visualItemRect(self.view.item(options.index(text))))
-        return {"loc": kit.box_of(self.card), "core": kit.box_of(viewport),
-                "goal": row_box(goal), "now": row_box(self.state())}
+    def row_of(self, text: str) -> int:
+        return self.params["options"].index(text)
 
 
 RENDERERS = {"rating": RatingControl, "color_picker": ColorPickerControl,

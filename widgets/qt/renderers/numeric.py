@@ -52,7 +52,20 @@ def slider_geometry(slider: QSlider) -> tuple[Any, Any, int, int]:
     return groove, handle, lo, hi - lo
 
 
-class SliderControl(Control):
+class _GridReadout(Control):
+    """A Qt range widget (`self.value_widget`) over grid indices, its value shown in
+    `self.readout`: the state is the grid value of the widget's index."""
+
+    def _show(self) -> None:
+        p = self.params
+        self.readout.setText(_fmt(self.state(), p["step"], p["unit"]))
+
+    def state(self) -> Any:
+        p = self.params
+        return kit.grid_value(p["min"], p["step"], self.value_widget.value())
+
+
+class SliderControl(_GridReadout):
     title_key = "label"
 
     def build(self, state: Any) -> None:
@@ -68,17 +81,10 @@ class SliderControl(Control):
         self.slider.setFixedHeight(max(24, handle.height() + 4))
         self.readout = QLabel(self.card)
         self.slider.valueChanged.connect(self._show)
+        self.value_widget = self.slider
         self._show()
         self.card.add(self.slider)
         self.card.add(self.readout)
-
-    def _show(self) -> None:
-        p = self.params
-        self.readout.setText(_fmt(self.state(), p["step"], p["unit"]))
-
-    def state(self) -> Any:
-        p = self.params
-        return kit.grid_value(p["min"], p["step"], self.slider.value())
 
     def boxes(self, goal: Any) -> dict[str, kit.Box]:
         p = self.params
@@ -177,7 +183,7 @@ def dial_values(dial: QDial, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     return np.clip(v, lo, hi)
 
 
-class KnobControl(Control):
+class KnobControl(_GridReadout):
     """knob: a QDial over the grid indices. A press and every move set the value from
     the pointer's angle (Qt's 300-degree sweep; no dead centre), so the value
     follows p1 alone and the goal region is a wedge: the goal box is the largest
@@ -196,17 +202,10 @@ class KnobControl(Control):
         self.dial.setValue(kit.grid_index(state, p["min"], p["step"]))
         self.readout = QLabel(self.card)
         self.dial.valueChanged.connect(self._show)
+        self.value_widget = self.dial
         self._show()
         self.card.add(self.dial)
         self.card.add(self.readout)
-
-    def _show(self) -> None:
-        p = self.params
-        self.readout.setText(_fmt(self.state(), p["step"], p["unit"]))
-
-    def state(self) -> Any:
-        p = self.params
-        return kit.grid_value(p["min"], p["step"], self.dial.value())
 
     def _angle_point(self, k: int, fraction: float) -> tuple[int, int]:
         """The dial pixel at `fraction` of the radius in the direction of value k."""
