@@ -76,7 +76,7 @@ def _run(args: argparse.Namespace) -> int:
 def _gallery(args: argparse.Namespace) -> int:
     from replay.gallery import make_gallery
 
-    out = make_gallery(args.out, args.component, seed=args.seed)
+    out = make_gallery(args.out, args.component, seed=args.seed, platform=args.platform)
     print(f"wrote {out}")
     return 0
 
@@ -445,6 +445,7 @@ def build_parser() -> argparse.ArgumentParser:
     gallery.add_argument("--out", default="gallery.png")
     gallery.add_argument("--component", type=_split, default=None)
     gallery.add_argument("--seed", type=int, default=3)
+    gallery.add_argument("--platform", choices=("web", "mobile", "desktop"), default="web")
     gallery.set_defaults(handler=_gallery)
 
     evaluate = commands.add_parser("eval", help="ask a VLM (OpenAI-compatible endpoint) for "

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 import widgets
 from replay import drawing
 from replay.drawing import crop_around, draw_boxes
-from widgets.themes import THEMES
+from widgets.themes import themes_for
 
 TILE = (300, 250)
 LABEL_WIDTH = 130
@@ -36,21 +36,25 @@ def render_tile(env, instance: dict, theme: str) -> Image.Image:
     return tile
 
 
-def make_gallery(out: str | Path, components: list[str] | None = None, seed: int = 3) -> Path:
+def make_gallery(out: str | Path, components: list[str] | None = None, seed: int = 3,
+                 platform: str = "web") -> Path:
+    """One row per type, one column per theme of `platform` ("web", "mobile" or "desktop")."""
     names = widgets.resolve(components)
-    sheet = Image.new("RGB", (LABEL_WIDTH + TILE[0] * len(THEMES), HEADER + TILE[1] * len(names)),
+    themes = themes_for(platform)
+    sheet = Image.new("RGB", (LABEL_WIDTH + TILE[0] * len(themes), HEADER + TILE[1] * len(names)),
                       (255, 255, 255))
     draw = ImageDraw.Draw(sheet)
     font = drawing.font(14)
-    for col, theme in enumerate(THEMES):
+    for col, theme in enumerate(themes):
         draw.text((LABEL_WIDTH + col * TILE[0] + 8, 6), theme, fill=(0, 0, 0), font=font)
-    env = gym.make("FineState-Web-v0").unwrapped  # one browser for the whole sheet
+    # One browser (or display) for the whole sheet.
+    env = gym.make(f"FineState-{platform.capitalize()}-v0").unwrapped
     try:
         for row, name in enumerate(names):
             top = HEADER + row * TILE[1]
             draw.text((8, top + TILE[1] // 2 - 8), name, fill=(0, 0, 0), font=font)
             _, info = env.reset(seed=seed, options={"component": name})
-            for col, theme in enumerate(THEMES):
+            for col, theme in enumerate(themes):
                 tile = render_tile(env, info["instance"], theme)
                 sheet.paste(tile, (LABEL_WIDTH + col * TILE[0], top))
             draw.line((0, top, sheet.width, top), fill=(220, 220, 220))

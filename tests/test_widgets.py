@@ -60,3 +60,14 @@ def test_every_family_has_its_types():
         families.setdefault(definition.family, []).append(name)
     assert {f: len(n) for f, n in families.items()} == {
         "numeric_range": 5, "toggle_option": 6, "specific_data": 5, "view_manipulation": 7}
+
+
+def test_a_coarsened_slider_step_is_written_with_its_own_decimals():
+    """On a narrow screen the slider takes every n-th value: the new step is
+    0.3, not 0.1 * 3 = 0.30000000000000004 (which the control would print)."""
+    import numpy as np
+
+    slider = widgets.COMPONENTS["slider"]
+    for seed in range(200):
+        params = slider.sample(np.random.default_rng(seed), (360, 800)).params
+        assert repr(params["step"]) == repr(round(params["step"], 10)), params

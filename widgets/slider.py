@@ -16,6 +16,7 @@ from widgets.base import (
     Sample,
     choose,
     sample_anchor,
+    step_decimals,
 )
 
 # (min, max, step, unit, labels): fine-grained ranges as in FineState-Bench,
@@ -48,7 +49,9 @@ class Slider(RangeType):
         track = int(min(max_track, max(200, steps * px_per_step)))
         if track / steps < _PX_PER_STEP[0]:  # too many steps for the viewport: coarser grid
             factor = int(np.ceil(_PX_PER_STEP[0] * steps / track))
-            step, steps = step * factor, steps // factor
+            # Rounded to the step's own decimals: 0.1 * 3 is 0.30000000000000004 in
+            # binary, and the control would write all of those digits.
+            step, steps = round(step * factor, step_decimals(step)), steps // factor
         top, current, goal = self.grid_pair(rng, lo, step, steps)
         params = {
             "label": choose(rng, labels), "min": lo, "max": top,
