@@ -88,7 +88,9 @@ class FineStateEnv(gym.Env):
     Boxes are `[x1, y1, x2, y2]` with inclusive edges in the action's frame.
 
     ## Version History
-    - v0: first release (slider, knob, switch, date_picker, color_picker, drag_reorder).
+    - v0: first release: the 23 FineState component types on the web (Chromium),
+      mobile (Chromium with touch emulation, or an Android device through adb)
+      and desktop (native Qt controls in Xvfb).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
