@@ -25,8 +25,9 @@ from replay.audit import audit_instance
 
 
 def bench_component(component: str, episodes: int, viewport: str,
-                    env_id: str = "FineState-Web-v0") -> dict:
-    env = gym.make(env_id, component=component, viewport=viewport).unwrapped
+                    env_id: str = "FineState-Web-v0", audit_density: int = 4,
+                    backend: dict | None = None) -> dict:
+    env = gym.make(env_id, component=component, viewport=viewport, **(backend or {})).unwrapped
     agent = OracleAgent()
     resets, steps, phases = [], [], {}
     try:
@@ -49,7 +50,8 @@ def bench_component(component: str, episodes: int, viewport: str,
         elapsed = time.perf_counter() - started
         memory = memory_kib({os.getpid(), *descendants(os.getpid())})
         env.reset(seed=episodes)
-        audit = audit_instance(env.backend, env.instance, density=4, core_density=8)
+        audit = (audit_instance(env.backend, env.instance, density=audit_density,
+                                core_density=2 * audit_density) if audit_density else None)
     finally:
         env.close()
     return {
@@ -59,7 +61,7 @@ def bench_component(component: str, episodes: int, viewport: str,
         "episodes_per_s": round(episodes / elapsed, 2),
         "phases_ms_median": {k: round(statistics.median(v), 2) for k, v in sorted(phases.items())},
         "memory_mib": {k: round(v / 1024, 1) for k, v in memory.items()},
-        "audit_probes_per_s": round(audit.probes_per_second, 1),
+        "audit_probes_per_s": round(audit.probes_per_second, 1) if audit else None,
     }
 
 
@@ -115,11 +117,21 @@ def main(argv: list[str] | None = None) -> int:
                         help="instances for the replay figure (0: no replay figure)")
     parser.add_argument("--workers", type=int, default=2, help="processes for the replay figure")
     parser.add_argument("--env", default="FineState-Web-v0", help="the env id to measure")
+    parser.add_argument("--backend", default=None, help="a non-default backend, e.g. adb")
+    parser.add_argument("--backend-options", type=json.loads, default=None,
+                        help='JSON passed to the backend, e.g. \'{"serial": "emulator-5554"}\'')
+    parser.add_argument("--audit-density", type=int, default=4,
+                        help="audit probes per side of the goal box (0: no audit figure)")
     parser.add_argument("--out", default="bench.json")
     args = parser.parse_args(argv)
     if args.viewport is None:
         width, height = gym.make(args.env).unwrapped.viewport  # starts nothing yet
         args.viewport = f"{width}x{height}"
+    backend = {k: v for k, v in (("backend", args.backend),
+                                 ("backend_options", args.backend_options)) if v is not None}
+    if backend and args.replay_instances:
+        parser.error("the replay figure uses each platform's default backend: "
+                     "give --replay-instances 0 with --backend")
     names = widgets.resolve(args.component.split(",") if args.component else None)
     probe_env = gym.make(args.env, viewport=args.viewport).unwrapped  # starts nothing yet
     offered = probe_env.components  # a backend may render only some types
@@ -129,16 +141,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'component':<16}{'reset ms':>10}{'step ms':>10}{'episodes/s':>12}"
           f"{'probes/s':>10}{'peak RSS MiB':>14}{'PSS MiB':>10}")
     for name in names:
-        row = bench_component(name, args.episodes, args.viewport, args.env)
+        row = bench_component(name, args.episodes, args.viewport, args.env,
+                              args.audit_density, backend)
         rows.append(row)
         print(f"{name:<16}{row['reset_ms_median']:>10.1f}{row['step_ms_median']:>10.1f}"
-              f"{row['episodes_per_s']:>12.1f}{row['audit_probes_per_s']:>10.1f}"
+              f"{row['episodes_per_s']:>12.1f}{_figure(row['audit_probes_per_s']):>10}"
               f"{row['memory_mib']['peak_rss']:>14.0f}"
               f"{row['memory_mib']['pss']:>10.0f}")
     overall = statistics.median(r["episodes_per_s"] for r in rows)
-    probes = statistics.median(r["audit_probes_per_s"] for r in rows)
+    audited = [r["audit_probes_per_s"] for r in rows if r["audit_probes_per_s"] is not None]
+    probes = statistics.median(audited) if audited else None
     print(f"median over types: {overall:.1f} episodes/s at {args.viewport}, "
-          f"{probes:.1f} audit probes/s")
+          f"{_figure(probes)} audit probes/s")
     replayed = None
     if args.replay_instances > 0:
         replayed = bench_replay(args.replay_instances, args.viewport, args.workers, args.env)
@@ -154,6 +168,10 @@ def main(argv: list[str] | None = None) -> int:
     Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {args.out}")
     return 0
+
+
+def _figure(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1f}"
 
 
 if __name__ == "__main__":

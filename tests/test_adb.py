@@ -8,67 +8,23 @@ page's requests, the backend's calibration, `input`, and `screencap -p`.
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
 import time
-from pathlib import Path
 
-import adbutils
 import gymnasium as gym
 import numpy as np
 import pytest
+from adb_standin import Device, kill_server, start_server
 from fake_adb_device import SCALE, SCREEN, STATUS_BAR
 
 from finestate_env.agents import OracleAgent
 from finestate_env.backends.adb import AdbBackend, AdbBackendError
 
-FAKE_DEVICE = Path(__file__).with_name("fake_adb_device.py")
-ADB = adbutils.adb_path()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Device:
-    """A fake device process, connected to the test's own adb server."""
-
-    def __init__(self, server_port: int, *flags: str) -> None:
-        self.port = _free_port()
-        self.serial = f"127.0.0.1:{self.port}"
-        self.server_port = server_port
-        self.process = subprocess.Popen([sys.executable, str(FAKE_DEVICE), str(self.port), *flags],
-                                        stdout=subprocess.PIPE, text=True)
-        assert self.process.stdout.readline().strip() == "ready"
-        out = subprocess.run([ADB, "-P", str(server_port), "connect", self.serial],
-                             capture_output=True, text=True, timeout=20).stdout
-        assert f"connected to {self.serial}" in out, out
-        deadline = time.monotonic() + 10
-        while self.state() != "device":
-            assert time.monotonic() < deadline, f"{self.serial} never came online"
-            time.sleep(0.1)
-
-    def state(self) -> str:
-        return subprocess.run([ADB, "-P", str(self.server_port), "-s", self.serial, "get-state"],
-                              capture_output=True, text=True, timeout=10).stdout.strip()
-
-    def options(self, **extra) -> dict:
-        return {"adb_port": self.server_port, "serial": self.serial, **extra}
-
-    def stop(self) -> None:
-        self.process.kill()
-        self.process.wait()
-
 
 @pytest.fixture(scope="module")
 def adb_server():
-    port = _free_port()
-    subprocess.run([ADB, "-P", str(port), "start-server"], check=True, capture_output=True)
+    port = start_server()
     yield port
-    subprocess.run([ADB, "-P", str(port), "kill-server"], capture_output=True)
+    kill_server(port)
 
 
 @pytest.fixture(scope="module")
