@@ -310,3 +310,26 @@ def test_a_killed_browser_mid_run_is_restarted_and_static_only_instances_are_cou
         assert third.static == second.static
     finally:
         worker.close()
+
+
+@pytest.mark.parametrize("platform", ["desktop", "mobile"])
+def test_generate_replay_and_audit_on_the_other_platforms(platform, tmp_path):
+    """Replay and audit pick each instance's backend from its platform."""
+    from finestate_env.formats import read_instances
+    from finestate_env.generate import generate
+
+    path = generate(tmp_path / "data", platform=platform, n=2, seed=1,
+                    component=["slider", "checkbox"])
+    instances = read_instances(path).items
+    assert {i.platform for i in instances} == {platform}
+    predictions = write_predictions(tmp_path / "oracle.jsonl", oracle_rows(instances))
+    out = tmp_path / "out"
+    done = run_cli("replay", "--instances", str(path), "--predictions", str(predictions),
+                   "--out", str(out), "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert [r["crosscheck"] for r in read_records(out / "results.jsonl")] == ["agree"] * 2
+    assert all(r["live_exact"] and r["boxes_match"] for r in read_records(out / "results.jsonl"))
+    done = run_cli("audit", "--instances", str(path), "--out", str(out), "--density", "2",
+                   "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert json.loads((out / "audit_summary.json").read_text())["status"]["sound"] == 2
