@@ -18,6 +18,10 @@ import numpy as np
 
 from finestate_env.schema import Family, Gesture, Instructions
 
+# The free border stage.js keeps around a control (place(): `margin`): what a
+# control may take of the viewport is the viewport less twice this.
+STAGE_MARGIN = 8
+
 
 @dataclass(frozen=True)
 class Sample:

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor
+from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor
 
 # (card title, noun, slides as (title, caption)).
 _DECKS = (
@@ -71,7 +71,6 @@ _DOT = (8, 14)
 _GAP = (6, 12)
 _WIDTH = (260, 400)
 _HEIGHT = (140, 200)
-_STAGE_MARGIN = 8
 # Card chrome (see carousel.css): borders 2, padding 2 x 12 (vertical) and
 # 2 x 16 (horizontal), title 20 + 8, dots row margin 12 + dot.
 _CHROME_W = 34
@@ -99,9 +98,9 @@ class Carousel(ComponentType):
         dot = int(rng.integers(_DOT[0], _DOT[1] + 1))
         gap = int(rng.integers(_GAP[0], _GAP[1] + 1))
         width = min(int(rng.integers(_WIDTH[0], _WIDTH[1] + 1)),
-                    viewport[0] - 2 * _STAGE_MARGIN - _CHROME_W)
+                    viewport[0] - 2 * STAGE_MARGIN - _CHROME_W)
         height = min(int(rng.integers(_HEIGHT[0], _HEIGHT[1] + 1)),
-                     viewport[1] - 2 * _STAGE_MARGIN - _CHROME_H - dot)
+                     viewport[1] - 2 * STAGE_MARGIN - _CHROME_H - dot)
         current = int(rng.integers(count))
         # Not the current slide nor a neighbour: an arrow would reach those too,
         # and only the dot is the goal box.

@@ -24,6 +24,7 @@ import numpy as np
 
 from finestate_env.schema import Instructions
 from widgets.base import (
+    STAGE_MARGIN,
     ComponentType,
     Sample,
     choose,
@@ -54,7 +55,6 @@ _COUNT = (5, 8)
 _COLUMN = (36, 80)  # px per category, even
 _MIN_PX_PER_STEP = 5
 _MAX_PX_PER_STEP = 14
-_STAGE_MARGIN = 8
 _GUTTER = 44  # y tick labels
 # Card height besides the plot's value range: border and padding, title,
 # subtitle, plot paddings (at most), x labels.
@@ -88,7 +88,7 @@ class ChartPoint(ComponentType):
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
         title, subtitle, lo, hi, tick, step_options = choose(rng, _SERIES)
-        max_height = min(300, viewport[1] - 2 * _STAGE_MARGIN - _CHROME_HEIGHT)
+        max_height = min(300, viewport[1] - 2 * STAGE_MARGIN - _CHROME_HEIGHT)
         fitting = [s for s in step_options
                    if round((hi - lo) / s) * _MIN_PX_PER_STEP <= max_height]
         step = choose(rng, fitting or [max(step_options)])
@@ -98,7 +98,7 @@ class ChartPoint(ComponentType):
         px_per_step = int(rng.integers(min(fewest, most), most + 1))
         labels, names = _categories(rng, int(rng.integers(_COUNT[0], _COUNT[1] + 1)))
         count = len(labels)
-        fit = (viewport[0] - 2 * _STAGE_MARGIN - _CHROME_WIDTH) // count
+        fit = (viewport[0] - 2 * STAGE_MARGIN - _CHROME_WIDTH) // count
         column = 2 * (min(fit, int(rng.integers(_COLUMN[0], _COLUMN[1] + 1))) // 2)
         # A random walk on the step grid, so the line looks like data.
         walk = [int(rng.integers(steps // 5, steps - steps // 5 + 1))]

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, distinct_pair, sample_anchor
+from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, distinct_pair, sample_anchor
 
 # (title, labels): the list shows 4-7 distinct labels of one theme.
 _LISTS = (
@@ -38,7 +38,6 @@ _ROW_HEIGHT = (36, 44)
 _GAP = (4, 8)
 # Card height besides the rows: borders, padding, title and its margin.
 _CHROME_HEIGHT = 2 + 2 * 12 + 20 + 10
-_STAGE_MARGIN = 8
 
 
 class DragReorder(ComponentType):
@@ -50,7 +49,7 @@ class DragReorder(ComponentType):
         title, pool = choose(rng, _LISTS)
         row_height = int(rng.integers(_ROW_HEIGHT[0], _ROW_HEIGHT[1] + 1))
         gap = int(rng.integers(_GAP[0], _GAP[1] + 1))
-        free = viewport[1] - 2 * _STAGE_MARGIN - _CHROME_HEIGHT + gap
+        free = viewport[1] - 2 * STAGE_MARGIN - _CHROME_HEIGHT + gap
         fits = max(2, free // (row_height + gap))  # a small viewport shortens the list
         count = min(int(rng.integers(_ROWS[0], _ROWS[1] + 1)), fits, len(pool))
         labels = [pool[int(i)] for i in rng.choice(len(pool), size=count, replace=False)]
@@ -60,7 +59,7 @@ class DragReorder(ComponentType):
         goal.insert(target, item)
         params = {
             "title": title, "item": item, "row_height": row_height, "gap": gap,
-            "width": int(min(rng.integers(220, 321), viewport[0] - 2 * _STAGE_MARGIN)),
+            "width": int(min(rng.integers(220, 321), viewport[0] - 2 * STAGE_MARGIN)),
             "anchor": sample_anchor(rng),
         }
         return Sample(params, labels, goal)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, distinct_pair, sample_anchor
+from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, distinct_pair, sample_anchor
 
 # (label, noun, options in their natural order): a sample keeps that order.
 _LISTS = (
@@ -63,7 +63,6 @@ _LISTS = (
 _COUNT = (6, 14)
 _ROW_HEIGHT = (28, 36)
 _WIDTH = (220, 300)
-_STAGE_MARGIN = 8
 # Height besides the rows (see list_box.css): label 20 + 4, field 36, list gap 4,
 # list borders 2 and padding 8.
 _CHROME_HEIGHT = 74
@@ -77,7 +76,7 @@ class ListBox(ComponentType):
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
         label, noun, pool = choose(rng, _LISTS)
         row_height = int(rng.integers(_ROW_HEIGHT[0], _ROW_HEIGHT[1] + 1))
-        free = viewport[1] - 2 * _STAGE_MARGIN - _CHROME_HEIGHT
+        free = viewport[1] - 2 * STAGE_MARGIN - _CHROME_HEIGHT
         if free // row_height < _COUNT[0]:  # a short viewport gets the smallest rows
             row_height = _ROW_HEIGHT[0]
         fits = max(2, free // row_height)
@@ -86,7 +85,7 @@ class ListBox(ComponentType):
         options = [pool[i] for i in picked]
         current, goal = distinct_pair(rng, 0, count)  # any option but the current one
         width = min(int(rng.integers(_WIDTH[0], _WIDTH[1] + 1)),
-                    viewport[0] - 2 * _STAGE_MARGIN)
+                    viewport[0] - 2 * STAGE_MARGIN)
         params = {
             "label": label, "noun": noun, "options": options, "row_height": row_height,
             "width": width, "anchor": sample_anchor(rng),

@@ -21,13 +21,12 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor
+from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor
 
 _STEPS = (4, 8, 10, 16, 20)
 _HANDLE = (6, 10)
 _WIDTH = (480, 760)
 _HEIGHT = (220, 360)
-_STAGE_MARGIN = 8
 # Card chrome around the split container: border 2 + horizontal padding 2 * 16;
 # border 2 + vertical padding 2 * 12 + title row 20 + its margin 8.
 _CHROME_W = 2 + 2 * 16
@@ -81,9 +80,9 @@ class ResizablePane(ComponentType):
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
         width = int(min(rng.integers(_WIDTH[0], _WIDTH[1] + 1),
-                        viewport[0] - 2 * _STAGE_MARGIN - _CHROME_W))
+                        viewport[0] - 2 * STAGE_MARGIN - _CHROME_W))
         height = int(min(rng.integers(_HEIGHT[0], _HEIGHT[1] + 1),
-                         viewport[1] - 2 * _STAGE_MARGIN - _CHROME_H))
+                         viewport[1] - 2 * STAGE_MARGIN - _CHROME_H))
         side = choose(rng, ("left", "left", "right", "bottom"))
         step = int(choose(rng, _STEPS))
         other = None  # the distractor sidebar: [side, size, min, max, step]

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor
+from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor
 
 # (list title, row label prefix, first number range, detail pool, right column kind)
 _LISTS = (
@@ -48,7 +48,6 @@ _TRACK_WIDTH = (10, 16)
 _MIN_THUMB = 24
 _PX_PER_ROW = (5.0, 9.0)  # thumb travel per row step
 _ROWS = (20, 200)
-_STAGE_MARGIN = 8
 # Card chrome around the list: border 2 + horizontal padding 2 * 16; border 2 +
 # vertical padding 2 * 12 + title 20 + margin 8 + column header 28 + footer 8 + 20.
 _CHROME_W = 2 + 2 * 16
@@ -68,7 +67,7 @@ class Scrollbar(ComponentType):
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
         title, prefix, numbers, details, right = choose(rng, _LISTS)
         row_height = int(rng.integers(_ROW_HEIGHT[0], _ROW_HEIGHT[1] + 1))
-        room = min(420, viewport[1] - 2 * _STAGE_MARGIN - _CHROME_H)
+        room = min(420, viewport[1] - 2 * STAGE_MARGIN - _CHROME_H)
         visible = int(min(rng.integers(_VISIBLE[0], _VISIBLE[1] + 1), room // row_height))
         if visible < 4:  # a very short screen: smaller rows
             row_height, visible = 28, max(3, room // 28)
@@ -86,7 +85,7 @@ class Scrollbar(ComponentType):
         # region), any but the current one.
         goal = choose(rng, [k for k in range(1, max_first) if k != current])
         start = int(rng.integers(numbers[0], numbers[1] + 1))
-        width = int(min(rng.integers(360, 521), viewport[0] - 2 * _STAGE_MARGIN - _CHROME_W))
+        width = int(min(rng.integers(360, 521), viewport[0] - 2 * STAGE_MARGIN - _CHROME_W))
         if right == "amount":
             extra = [f"${int(rng.integers(12, 9999))}.{int(rng.integers(100)):02d}"
                      for _ in range(rows)]

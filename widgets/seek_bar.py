@@ -21,6 +21,7 @@ import numpy as np
 
 from finestate_env.schema import Instructions
 from widgets.base import (
+    STAGE_MARGIN,
     ComponentType,
     Sample,
     choose,
@@ -47,7 +48,6 @@ _MEDIA = (
 _PX_PER_STEP = (5.0, 14.0)
 _SHORT_STEPS = (15, 180)  # 1 s steps: clips of 0:15 to 3:00
 _LONG_STEPS = (24, 180)   # 5 s steps: clips of 2:00 to 15:00
-_STAGE_MARGIN = 8
 _CHROME = 2 * 16 + 2  # card padding and border, horizontally
 _HEADS = (12, 14, 16)  # even, so the rail starts on a whole pixel
 _TIME = 48  # the elapsed and total labels, fixed width
@@ -67,7 +67,7 @@ class SeekBar(ComponentType):
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
         title, subtitle, noun = choose(rng, _MEDIA)
         head = choose(rng, _HEADS)
-        room = viewport[0] - 2 * _STAGE_MARGIN - _CHROME - head
+        room = viewport[0] - 2 * STAGE_MARGIN - _CHROME - head
         inline_room = min(900, room - _INLINE_EXTRA)
         inline = inline_room >= 240 and bool(rng.integers(2))
         max_track = inline_room if inline else min(900, room)
@@ -81,7 +81,7 @@ class SeekBar(ComponentType):
         current_k, goal_k = distinct_pair(rng, 0, steps + 1)  # any position but the current one
         video = noun == "video"
         # A poster for videos; it must leave room for the bar on small viewports.
-        poster = int(min(rng.integers(120, 200), viewport[1] - 2 * _STAGE_MARGIN - 160))
+        poster = int(min(rng.integers(120, 200), viewport[1] - 2 * STAGE_MARGIN - 160))
         params = {
             "title": title, "subtitle": subtitle, "noun": noun, "duration": steps * step,
             "step": step, "track": track, "head": head, "layout": "inline" if inline else

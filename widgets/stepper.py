@@ -24,6 +24,7 @@ import numpy as np
 
 from finestate_env.schema import Instructions
 from widgets.base import (
+    STAGE_MARGIN,
     ComponentType,
     Sample,
     choose,
@@ -66,7 +67,6 @@ _COUNT = (2, 4)
 _BUTTON = (30, 40)  # button width; the height is the row's control height
 _HEIGHT = (30, 38)
 _CHAR_PX = 9  # a generous digit width in the themes' 14 px fonts
-_STAGE_MARGIN = 8
 _PADDING = 2 * 16 + 2  # card padding and border, horizontally
 _LABEL_MIN = 110
 _ROW_PADDING = 12  # a row's vertical padding
@@ -99,7 +99,7 @@ class Stepper(ComponentType):
         chars = max(len(self._text(f[k], f)) for f in fields for k in ("min", "max"))
         field = chars * _CHAR_PX + 24 + int(rng.integers(0, 25))
         controls = field + 2 * button
-        room = viewport[0] - 2 * _STAGE_MARGIN - _PADDING
+        room = viewport[0] - 2 * STAGE_MARGIN - _PADDING
         inline = room >= _LABEL_MIN + 12 + controls and bool(rng.integers(4))
         least = _LABEL_MIN + 12 + controls if inline else max(controls, 140)
         width = int(min(room, least + int(rng.integers(0, 81))))
@@ -107,7 +107,7 @@ class Stepper(ComponentType):
         field = min(field, width - 2 * button)
         # A short viewport shortens the card: drop the last rows that do not fit.
         row = height + _ROW_PADDING + (0 if inline else _STACKED_LABEL)
-        fits = max(1, (viewport[1] - 2 * _STAGE_MARGIN - _CHROME_HEIGHT) // row)
+        fits = max(1, (viewport[1] - 2 * STAGE_MARGIN - _CHROME_HEIGHT) // row)
         fields = fields[:fits]
 
         target = int(rng.integers(len(fields)))

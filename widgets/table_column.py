@@ -23,7 +23,15 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, distinct_pair, on_grid_index, sample_anchor
+from widgets.base import (
+    STAGE_MARGIN,
+    ComponentType,
+    Sample,
+    choose,
+    distinct_pair,
+    on_grid_index,
+    sample_anchor,
+)
 
 _COMPANIES = ("Acme Corp", "Northwind", "Globex", "Initech", "Umbrella", "Hooli", "Stark Ltd",
               "Wayne Ent.", "Contoso", "Fabrikam", "Tailspin", "Litware")
@@ -105,7 +113,6 @@ _FILLER = (16, 48)         # header beyond the target's widest reach
 _HEADER_PX = (32, 40)
 _ROW_PX = (28, 36)
 _HANDLE_PX = (6, 8)
-_STAGE_MARGIN = 8
 # Card width besides the table: card border and padding, table border (table_column.css).
 _CHROME_WIDTH = 2 + 2 * 12 + 2
 # Card height besides the rows and the header: borders, padding, title, footer.
@@ -120,7 +127,7 @@ class TableColumn(ComponentType):
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
         title, columns = choose(rng, _TABLES)
         step = int(choose(rng, _STEPS))
-        available = viewport[0] - 2 * _STAGE_MARGIN - _CHROME_WIDTH
+        available = viewport[0] - 2 * STAGE_MARGIN - _CHROME_WIDTH
         filler = int(rng.integers(_FILLER[0], _FILLER[1] + 1))
         lo = int(np.ceil(int(rng.integers(_TARGET_MIN[0], _TARGET_MIN[1] + 1)) / step)) * step
         # Columns, most first, until the others and the target's full range fit.
@@ -156,7 +163,7 @@ class TableColumn(ComponentType):
         row_count = int(rng.integers(_ROWS[0], _ROWS[1] + 1))
         header = int(rng.integers(_HEADER_PX[0], _HEADER_PX[1] + 1))
         row_height = int(rng.integers(_ROW_PX[0], _ROW_PX[1] + 1))
-        fit_rows = (viewport[1] - 2 * _STAGE_MARGIN - _CHROME_HEIGHT - header) // row_height
+        fit_rows = (viewport[1] - 2 * STAGE_MARGIN - _CHROME_HEIGHT - header) // row_height
         row_count = max(2, min(row_count, fit_rows))
         kinds = [columns[i][1] for i in chosen]
         params = {

@@ -19,14 +19,13 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, distinct_pair, sample_anchor
+from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, distinct_pair, sample_anchor
 
 _LABELS = ("Alarm", "Meeting start", "Reminder", "Wake-up", "Departure", "Pickup",
            "Lunch break", "Check-in", "Bedtime", "Class start", "Shift end", "Delivery slot")
 _TITLES = ("Select time", "Set time", "Pick a time", "Enter time")
 _RADIUS = (100, 130)
 _MIN_RADIUS = 40
-_STAGE_MARGIN = 8
 # Fixed parts of the two layouts (see time_picker.css), in CSS px. Portrait:
 # label 20 + 4, field 36, popup gap 4, borders 2, padding 24, title 20 + 8,
 # header 52 + 12, dial margin 12, buttons 32; width: padding 32 + borders 2.
@@ -51,8 +50,8 @@ class TimePicker(ComponentType):
         hour = int(rng.integers(24))
         current, goal = distinct_pair(rng, 0, 60)  # any minute but the current one
         wanted = int(rng.integers(_RADIUS[0], _RADIUS[1] + 1))
-        free_w = viewport[0] - 2 * _STAGE_MARGIN
-        free_h = viewport[1] - 2 * _STAGE_MARGIN
+        free_w = viewport[0] - 2 * STAGE_MARGIN
+        free_h = viewport[1] - 2 * STAGE_MARGIN
         fit_portrait = min(free_h - _PORTRAIT["height"], free_w - _PORTRAIT["width"]) // 2
         fit_landscape = min(free_h - _LANDSCAPE["height"], free_w - _LANDSCAPE["width"]) // 2
         # Portrait as on a phone held upright; a short viewport gets the landscape

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor
+from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor
 
 # (panel titles, folder names, file names). Folder names are drawn without
 # replacement, so every folder of a tree has a distinct name and an instruction
@@ -71,7 +71,6 @@ _WIDTH = (220, 300)
 _EXPAND_SHARE = 0.75    # share of goals that expand (the rest collapse)
 # Panel height besides the rows: border, padding, title and its margin (tree_view.css).
 _CHROME_HEIGHT = 2 + 2 * 10 + 20 + 6
-_STAGE_MARGIN = 8
 _ATTEMPTS = 200
 
 
@@ -134,7 +133,7 @@ class TreeView(ComponentType):
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
         titles, folder_names, file_names = choose(rng, _THEMES)
         row = int(rng.integers(_ROW_PX[0], _ROW_PX[1] + 1))
-        free = viewport[1] - 2 * _STAGE_MARGIN - _CHROME_HEIGHT
+        free = viewport[1] - 2 * STAGE_MARGIN - _CHROME_HEIGHT
         # A small screen gets short rows: at least 10 fit (8 rows and an expansion).
         row = max(_ROW_PX[0], min(row, free // (_ROWS[0] + 2)))
         max_rows = min(_ROWS[1], free // row)
@@ -171,7 +170,7 @@ class TreeView(ComponentType):
                 "indent": int(rng.integers(_INDENT_PX[0], _INDENT_PX[1] + 1)),
                 "rows": height,
                 "width": int(min(rng.integers(_WIDTH[0], _WIDTH[1] + 1),
-                                 viewport[0] - 2 * _STAGE_MARGIN)),
+                                 viewport[0] - 2 * STAGE_MARGIN)),
                 "anchor": sample_anchor(rng),
             }
             return Sample(params, sorted(expanded), sorted(goal))

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor
+from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor
 
 _PLACES = ("Museum", "Library", "City Hall", "Central Station", "Harbor", "Cathedral", "Market",
            "Stadium", "Old Town Square", "Botanic Garden", "Hospital", "University", "Zoo",
@@ -36,7 +36,6 @@ _WIDTH = (360, 600)
 _HEIGHT = (240, 400)
 _GRID = (8, 16)
 _PAN = 4  # |goal pan| per axis, in cells
-_STAGE_MARGIN = 8
 # Card chrome around the map: border 2 + horizontal padding 2 * 16; border 2 +
 # vertical padding 2 * 12 + title row 20 + its margin 8.
 _CHROME_W = 2 + 2 * 16
@@ -52,9 +51,9 @@ class ZoomPan(ComponentType):
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
         width = int(min(rng.integers(_WIDTH[0], _WIDTH[1] + 1),
-                        viewport[0] - 2 * _STAGE_MARGIN - _CHROME_W))
+                        viewport[0] - 2 * STAGE_MARGIN - _CHROME_W))
         height = int(min(rng.integers(_HEIGHT[0], _HEIGHT[1] + 1),
-                         viewport[1] - 2 * _STAGE_MARGIN - _CHROME_H))
+                         viewport[1] - 2 * STAGE_MARGIN - _CHROME_H))
         grid = int(rng.integers(_GRID[0], _GRID[1] + 1))
         if rng.random() < 0.5:  # the crosshair at the centre, or at a sampled spot
             cross = [width // 2, height // 2]

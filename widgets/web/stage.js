@@ -143,7 +143,7 @@
 
   function place(host, anchor) {
     // Whole-pixel placement keeps every box edge on a pixel boundary.
-    const margin = 8;
+    const margin = 8;  // widgets/base.py STAGE_MARGIN: the samplers size controls to fit
     const freeX = Math.max(0, window.innerWidth - host.offsetWidth - 2 * margin);
     const freeY = Math.max(0, window.innerHeight - host.offsetHeight - 2 * margin);
     host.style.left = `${margin + Math.round(anchor[0] * freeX)}px`;
