@@ -44,18 +44,8 @@ FineState.define("seek_bar", (host, params, state, kit) => {
     played.style.width = `${x}px`;
     elapsed.textContent = clock(index * step);
   }
-  // The one mapping from a pointer position to a step index, used by the
-  // handlers and by the goal-box measurement alike.
-  function indexAt(clientX) {
-    const start = rail.getBoundingClientRect().left;
-    const t = ((clientX - start) / trackLength) * steps;
-    return Math.min(steps, Math.max(0, Math.round(t)));
-  }
-  const follow = (event) => { index = indexAt(event.clientX); show(); };
-  let before = index;
-  const revert = () => { index = before; show(); };
-  kit.onDrag(band, { start: (event) => { before = index; follow(event); }, move: follow,
-                     end: follow, cancel: revert });
+  const indexAt = kit.onTrackDrag(band, rail, trackLength, steps, {
+    get: () => index, set: (k) => { index = k; show(); } });
   show();
 
   return {

@@ -25,18 +25,8 @@ FineState.define("slider", (host, params, state, kit) => {
     fill.style.width = `${x}px`;
     readout.textContent = `${valueOf(index).toFixed(decimals)}${params.unit}`;
   }
-  // The one mapping from a pointer position to a step index, used by the
-  // handlers and by the goal-box measurement alike.
-  function indexAt(clientX) {
-    const start = rail.getBoundingClientRect().left;
-    const t = ((clientX - start) / trackLength) * steps;
-    return Math.min(steps, Math.max(0, Math.round(t)));
-  }
-  const follow = (event) => { index = indexAt(event.clientX); show(); };
-  let before = index;
-  const revert = () => { index = before; show(); };
-  kit.onDrag(hit, { start: (event) => { before = index; follow(event); }, move: follow,
-                    end: follow, cancel: revert });
+  const indexAt = kit.onTrackDrag(hit, rail, trackLength, steps, {
+    get: () => index, set: (k) => { index = k; show(); } });
   show();
 
   return {

@@ -139,7 +139,26 @@
     onTrusted(target, "pointercancel", finish(cancel));
   }
 
-  const kit = Object.freeze({ innerBox, boxOf, largestBox, toClient, el, onTrusted, onDrag });
+  // A horizontal track of `steps` steps spread over `trackLength` px from the
+  // left edge of `rail`, dragged through `target`: the index follows the
+  // pointer's x, rounded to the nearest step; a cancelled drag puts it back.
+  // Returns the one mapping from a pointer position to a step index, for the
+  // control's goal-box measurement to use too.
+  function onTrackDrag(target, rail, trackLength, steps, { get, set }) {
+    function indexAt(clientX) {
+      const start = rail.getBoundingClientRect().left;
+      const t = ((clientX - start) / trackLength) * steps;
+      return Math.min(steps, Math.max(0, Math.round(t)));
+    }
+    const follow = (event) => set(indexAt(event.clientX));
+    let before = get();
+    onDrag(target, { start: (event) => { before = get(); follow(event); }, move: follow,
+                     end: follow, cancel: () => set(before) });
+    return indexAt;
+  }
+
+  const kit = Object.freeze({ innerBox, boxOf, largestBox, toClient, el, onTrusted, onDrag,
+                              onTrackDrag });
 
   function place(host, anchor) {
     // Whole-pixel placement keeps every box edge on a pixel boundary.
