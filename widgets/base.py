@@ -94,6 +94,11 @@ class RangeType(ComponentType):
         return f"{state:.{decimals}f}{params['unit']}"
 
 
+def size_within(rng: np.random.Generator, bounds: tuple[int, int], room: int) -> int:
+    """A size drawn uniformly from `bounds` (inclusive), cut to the `room` there is."""
+    return int(min(rng.integers(bounds[0], bounds[1] + 1), room))
+
+
 def choose(rng: np.random.Generator, options: list | tuple) -> Any:
     """One element of `options`, drawn from `rng` (keeps element types intact)."""
     return options[int(rng.integers(len(options)))]

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor
+from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor, size_within
 
 # (card title, noun, slides as (title, caption)).
 _DECKS = (
@@ -97,10 +97,8 @@ class Carousel(ComponentType):
             })
         dot = int(rng.integers(_DOT[0], _DOT[1] + 1))
         gap = int(rng.integers(_GAP[0], _GAP[1] + 1))
-        width = min(int(rng.integers(_WIDTH[0], _WIDTH[1] + 1)),
-                    viewport[0] - 2 * STAGE_MARGIN - _CHROME_W)
-        height = min(int(rng.integers(_HEIGHT[0], _HEIGHT[1] + 1)),
-                     viewport[1] - 2 * STAGE_MARGIN - _CHROME_H - dot)
+        width = size_within(rng, _WIDTH, viewport[0] - 2 * STAGE_MARGIN - _CHROME_W)
+        height = size_within(rng, _HEIGHT, viewport[1] - 2 * STAGE_MARGIN - _CHROME_H - dot)
         current = int(rng.integers(count))
         # Not the current slide nor a neighbour: an arrow would reach those too,
         # and only the dot is the goal box.

@@ -15,7 +15,15 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, distinct_pair, sample_anchor
+from widgets.base import (
+    STAGE_MARGIN,
+    ComponentType,
+    Sample,
+    choose,
+    distinct_pair,
+    sample_anchor,
+    size_within,
+)
 
 # (label, noun, options in their natural order): a sample keeps that order.
 _LISTS = (
@@ -84,8 +92,7 @@ class ListBox(ComponentType):
         picked = sorted(int(i) for i in rng.choice(len(pool), size=count, replace=False))
         options = [pool[i] for i in picked]
         current, goal = distinct_pair(rng, 0, count)  # any option but the current one
-        width = min(int(rng.integers(_WIDTH[0], _WIDTH[1] + 1)),
-                    viewport[0] - 2 * STAGE_MARGIN)
+        width = size_within(rng, _WIDTH, viewport[0] - 2 * STAGE_MARGIN)
         params = {
             "label": label, "noun": noun, "options": options, "row_height": row_height,
             "width": width, "anchor": sample_anchor(rng),

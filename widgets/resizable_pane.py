@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor
+from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor, size_within
 
 _STEPS = (4, 8, 10, 16, 20)
 _HANDLE = (6, 10)
@@ -79,10 +79,8 @@ class ResizablePane(ComponentType):
     gesture = "drag"
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
-        width = int(min(rng.integers(_WIDTH[0], _WIDTH[1] + 1),
-                        viewport[0] - 2 * STAGE_MARGIN - _CHROME_W))
-        height = int(min(rng.integers(_HEIGHT[0], _HEIGHT[1] + 1),
-                         viewport[1] - 2 * STAGE_MARGIN - _CHROME_H))
+        width = size_within(rng, _WIDTH, viewport[0] - 2 * STAGE_MARGIN - _CHROME_W)
+        height = size_within(rng, _HEIGHT, viewport[1] - 2 * STAGE_MARGIN - _CHROME_H)
         side = choose(rng, ("left", "left", "right", "bottom"))
         step = int(choose(rng, _STEPS))
         other = None  # the distractor sidebar: [side, size, min, max, step]

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor
+from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor, size_within
 
 # (panel titles, folder names, file names). Folder names are drawn without
 # replacement, so every folder of a tree has a distinct name and an instruction
@@ -169,8 +169,7 @@ class TreeView(ComponentType):
                 "row_height": row, "twisty": twisty,
                 "indent": int(rng.integers(_INDENT_PX[0], _INDENT_PX[1] + 1)),
                 "rows": height,
-                "width": int(min(rng.integers(_WIDTH[0], _WIDTH[1] + 1),
-                                 viewport[0] - 2 * STAGE_MARGIN)),
+                "width": size_within(rng, _WIDTH, viewport[0] - 2 * STAGE_MARGIN),
                 "anchor": sample_anchor(rng),
             }
             return Sample(params, sorted(expanded), sorted(goal))

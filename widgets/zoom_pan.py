@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor
+from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor, size_within
 
 _PLACES = ("Museum", "Library", "City Hall", "Central Station", "Harbor", "Cathedral", "Market",
            "Stadium", "Old Town Square", "Botanic Garden", "Hospital", "University", "Zoo",
@@ -50,10 +50,8 @@ class ZoomPan(ComponentType):
     gesture = "drag"
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
-        width = int(min(rng.integers(_WIDTH[0], _WIDTH[1] + 1),
-                        viewport[0] - 2 * STAGE_MARGIN - _CHROME_W))
-        height = int(min(rng.integers(_HEIGHT[0], _HEIGHT[1] + 1),
-                         viewport[1] - 2 * STAGE_MARGIN - _CHROME_H))
+        width = size_within(rng, _WIDTH, viewport[0] - 2 * STAGE_MARGIN - _CHROME_W)
+        height = size_within(rng, _HEIGHT, viewport[1] - 2 * STAGE_MARGIN - _CHROME_H)
         grid = int(rng.integers(_GRID[0], _GRID[1] + 1))
         if rng.random() < 0.5:  # the crosshair at the centre, or at a sampled spot
             cross = [width // 2, height // 2]
