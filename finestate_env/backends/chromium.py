@@ -6,14 +6,11 @@ system `chromium` is used; `FINESTATE_CHROMIUM` overrides the path.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 import threading
-from collections.abc import Sequence
-from typing import Any
 
-from playwright.sync_api import CDPSession, Playwright, sync_playwright
+from playwright.sync_api import Playwright, sync_playwright
 
 # Quiet and offline-safe: no background traffic, no first-run UI, no GPU.
 LAUNCH_ARGS = (
@@ -99,17 +96,3 @@ class _Driver:
 
 DRIVER = _Driver()
 
-
-def send_pipelined(cdp: CDPSession, commands: Sequence[tuple[str, dict]]) -> list[Any]:
-    """Send CDP commands back to back and wait for all the replies, in order.
-
-    The sync `CDPSession.send` waits for each reply before the next command
-    leaves, and a mouse move's reply waits for the page's next frame (~17 ms):
-    a gesture's few events cost a frame each. Chromium handles one session's
-    commands in order, so nothing is lost by not waiting in between. The sync
-    API has no batch call; this schedules the async implementation's sends on
-    the sync API's own loop, the way each of its methods does for one call.
-    """
-    impl = cdp._impl_obj  # noqa: SLF001 (the async object behind the sync wrapper)
-    return cdp._sync(asyncio.gather(  # noqa: SLF001
-        *(impl.send(method, params, None) for method, params in commands)))

@@ -25,7 +25,6 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.backends.chromium import send_pipelined
 from finestate_env.backends.web import DRAG_STEPS, WebBackend
 from finestate_env.schema import Gesture, LiveSpec
 
@@ -122,7 +121,7 @@ class MobileBackend(WebBackend):
         with self._probing(spec):
             for p1 in p1_points:
                 events = self._gesture_events(gesture, p0, p1)
-                self._call("a probe", lambda batch=events: send_pipelined(self._cdp, batch))
+                self._call("a probe", lambda batch=events: self._cdp.send_pipelined(batch))
                 states.append(self._call("probe read-back", lambda: self._page.evaluate(
                     "FineState.nextProbe()")))
         return states

@@ -10,6 +10,9 @@ files under a host that cannot resolve, and every other request is aborted
 from __future__ import annotations
 
 import base64
+import shutil
+import tempfile
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,7 +24,8 @@ from playwright.sync_api import Error as PlaywrightError
 
 import widgets
 from finestate_env.backends.base import Backend, BackendCrashed, Rendered
-from finestate_env.backends.chromium import DRIVER, LAUNCH_ARGS, find_chromium, send_pipelined
+from finestate_env.backends.cdp import CdpChannel, CdpConnectionLost
+from finestate_env.backends.chromium import DRIVER, LAUNCH_ARGS, find_chromium
 from finestate_env.schema import Boxes, BoxSet, Gesture, LiveSpec
 
 WEB_ROOT = Path(widgets.__file__).parent / "web"
@@ -53,9 +57,10 @@ class WebBackend(Backend):
         self.chromium = chromium
         self.blocked_requests: list[str] = []
         self._playwright = None
-        self._browser = None
+        self._context = None
+        self._profile: str | None = None
         self._page = None
-        self._cdp = None
+        self._cdp: CdpChannel | None = None
         self._crashed: str | None = None
         self._pointer_moved = False
 
@@ -66,25 +71,46 @@ class WebBackend(Backend):
         self._crashed = None
         self._playwright = DRIVER.acquire()
         try:
-            self._browser = self._playwright.chromium.launch(
-                executable_path=self.chromium or find_chromium(self.headless),
-                headless=self.headless, args=self._launch_args())
-            self._browser.on("disconnected", lambda _: self._mark_crashed("browser disconnected"))
-            context = self._browser.new_context(service_workers="block",
-                                                **self._context_options())
-            context.route("**/*", self._serve)
-            self._page = context.new_page()
+            # A persistent context, so that the profile folder, and in it the
+            # port Chromium picked for our own DevTools connection, is known.
+            self._profile = tempfile.mkdtemp(prefix="finestate-chromium-")
+            self._context = self._playwright.chromium.launch_persistent_context(
+                self._profile, executable_path=self.chromium or find_chromium(self.headless),
+                headless=self.headless, args=self._launch_args(), service_workers="block",
+                **self._context_options())
+            self._context.on("close", lambda _: self._mark_crashed("browser disconnected"))
+            self._context.route("**/*", self._serve)
+            self._page = (self._context.pages or [self._context.new_page()])[0]
             self._page.set_default_timeout(self.timeout_ms)
             self._page.on("crash", lambda _: self._mark_crashed("page crashed"))
             self._page.goto(f"{ORIGIN}/stage.html", wait_until="load")
-            self._cdp = context.new_cdp_session(self._page)
+            self._cdp = self._open_cdp_channel()
             self._page_ready()
         except BaseException:
             self.close()
             raise
 
     def _launch_args(self) -> list[str]:
-        return list(LAUNCH_ARGS)
+        # Port 0: Chromium picks a free loopback port and writes it to the
+        # profile's DevToolsActivePort file (read by _open_cdp_channel).
+        return [*LAUNCH_ARGS, "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1"]
+
+    def _open_cdp_channel(self) -> CdpChannel:
+        """Our own DevTools connection to the page (cdp.py says why)."""
+        port_file = Path(self._profile) / "DevToolsActivePort"
+        deadline = time.monotonic() + self.timeout_ms / 1000
+        while not port_file.is_file() or len(port_file.read_text().split()) < 2:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"Chromium wrote no DevTools port to {port_file}")
+            time.sleep(0.01)
+        port = port_file.read_text().split()[0]
+        session = self._context.new_cdp_session(self._page)
+        try:
+            target = session.send("Target.getTargetInfo")["targetInfo"]["targetId"]
+        finally:
+            session.detach()
+        return CdpChannel(f"ws://127.0.0.1:{port}/devtools/page/{target}",
+                          timeout=self.timeout_ms / 1000)
 
     def _context_options(self) -> dict[str, Any]:
         """Playwright's new_context options: what kind of screen the page is on."""
@@ -95,14 +121,18 @@ class WebBackend(Backend):
         """Called once the stage page has loaded, before the first render."""
 
     def close(self) -> None:
-        if self._browser is not None:
+        if self._cdp is not None:
+            self._cdp.close()
+        if self._context is not None:
             try:
-                self._browser.close()
+                self._context.close()
             except PlaywrightError:  # already dead: closing must still finish
                 pass
         if self._playwright is not None:
             DRIVER.release()
-        self._playwright = self._browser = self._page = self._cdp = None
+        if self._profile is not None:
+            shutil.rmtree(self._profile, ignore_errors=True)
+        self._playwright = self._context = self._page = self._cdp = self._profile = None
 
     def _mark_crashed(self, why: str) -> None:
         self._crashed = why
@@ -126,11 +156,15 @@ class WebBackend(Backend):
             self.start()
         try:
             return fn()
+        except CdpConnectionLost as exc:
+            why = self._crashed or str(exc)
+            self.close()
+            raise BackendCrashed(f"Chromium died during {what}: {why}") from exc
         except PlaywrightError as exc:
-            # The disconnect event may not have been dispatched yet when the call
+            # The close event may not have been dispatched yet when the call
             # fails, so the error's own words count too.
             message = str(exc)
-            dead = (self._crashed or self._browser is None or not self._browser.is_connected()
+            dead = (self._crashed or self._context is None
                     or "Target crashed" in message or "has been closed" in message)
             if dead:
                 why = self._crashed or message.splitlines()[0]
@@ -140,7 +174,7 @@ class WebBackend(Backend):
 
     def ensure_alive(self) -> None:
         """Restart the browser if it died since the last call."""
-        if self._page is not None and (self._crashed or not self._browser.is_connected()):
+        if self._page is not None and self._crashed:
             self.close()
         self.start()
 
@@ -178,9 +212,10 @@ class WebBackend(Backend):
                     commands += self._gesture_events(gesture, p0, p1) + [PROBE_KEY_DOWN]
                 commands.append(PROBE_KEY_UP)  # one release for the batch: keys do not repeat
                 self._pointer_moved = True
-                self._call("probes", lambda batch=commands: send_pipelined(self._cdp, batch))
+                self._call("probes", lambda batch=commands: self._cdp.send_pipelined(batch))
                 states += self._call("probe read-back", lambda: self._page.evaluate(
                     "FineState.takeProbes()"))
+        self._park_pointer()  # as after a render: no hover left on the restored control
         if len(states) != len(p1_points):
             raise RuntimeError(f"probing recorded {len(states)} states for "
                                f"{len(p1_points)} gestures; the marker key was lost")
@@ -210,7 +245,7 @@ class WebBackend(Backend):
     def perform(self, gesture: Gesture, p0: tuple[float, float], p1: tuple[float, float]) -> None:
         events = self._gesture_events(gesture, p0, p1)
         self._pointer_moved = True
-        self._call(f"a {gesture}", lambda: send_pipelined(self._cdp, events))
+        self._call(f"a {gesture}", lambda: self._cdp.send_pipelined(events))
 
     @staticmethod
     def _gesture_events(gesture: Gesture, p0: tuple[float, float],
