@@ -51,6 +51,24 @@ def test_a_full_episode_per_family(env, type_name):
         1.0, True, "agree", None), (info["goal_state"], info["state"])
 
 
+@pytest.mark.parametrize("type_name", ["switch", "slider"])
+def test_probes_restored_in_page_give_the_states_of_one_render_per_probe(env, type_name):
+    """The audit's probes on a device: one `input` and one page command each,
+    the page restoring the control in place, equal to rendering afresh per probe."""
+    from finestate_env.backends.base import Backend
+    from finestate_env.coords import box_center
+    from replay.audit import grid
+
+    env.reset(seed=5, options={"component": type_name})
+    instance = env.instance
+    current = instance.boxes.current
+    p0 = box_center(current.now)
+    points = grid(current.core, 2) + grid(current.goal, 1)
+    fast = env.backend.probe(instance.live, instance.gesture, p0, points)
+    assert instance.live.goal_state in fast
+    assert fast == Backend.probe(env.backend, instance.live, instance.gesture, p0, points)
+
+
 def test_screen_frame_is_found_and_boxes_are_screen_pixels(env):
     _, info = env.reset(seed=4, options={"component": "switch"})
     # Calibration found the page under the device's 120-pixel status bar at scale 3.

@@ -6,6 +6,7 @@ import widgets
 from finestate_env.backends.base import Backend
 from finestate_env.coords import box_center
 from replay.audit import audit_instance, box_iou, grid
+from restore_check import check_restores_in_place
 
 
 def test_box_iou_and_grid_hand_computed():
@@ -65,3 +66,11 @@ def test_pipelined_probes_give_the_states_of_one_render_per_probe(env_for, compo
     backend.evaluate("window.dispatchEvent(new KeyboardEvent('keydown', {key: 'F24'}))")
     assert backend.evaluate("FineState.takeProbes()") == []
     backend.evaluate("FineState.stopProbing()")
+
+
+def test_restore_between_probes_shows_exactly_a_fresh_render(env_for, component):
+    """Between probes the page restores the control in place (each renderer's
+    restore), not by building it again: exactly as first rendered."""
+    env = env_for(component)
+    env.reset(seed=24)
+    check_restores_in_place(env.backend, env.instance, density=7)

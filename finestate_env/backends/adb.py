@@ -28,6 +28,7 @@ import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -318,6 +319,24 @@ class AdbBackend(Backend):
 
     def read_state(self) -> Any:
         return self._command({"op": "state"})
+
+    def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
+              p1_points: Sequence[tuple[float, float]]) -> list[Any]:
+        # The page shows `spec` once and restores it in place after each
+        # gesture (driver.js "nextProbe"): a probe is one `input` and one page
+        # command, not a full render with its box measurement.
+        self.start()
+        self._command({"op": "startProbing", "spec": {
+            "component": spec.component, "params": spec.params, "state": spec.current_state,
+            "theme": spec.theme}})
+        try:
+            states = []
+            for p1 in p1_points:
+                self.perform(gesture, p0, p1)
+                states.append(self._command({"op": "nextProbe"}))
+            return states
+        finally:
+            self._command({"op": "stopProbing"})
 
     def __repr__(self) -> str:
         return f"AdbBackend(serial={self.serial!r}, viewport={self.viewport!r})"

@@ -29,6 +29,7 @@ FineState.define("accordion", (host, params, state, kit) => {
 
   return {
     state: () => open,
+    restore(value) { open = value; show(); },
     boxes(goal) {
       // The goal's header: the section to open, or (goal null) the one to close,
       // which is the open one here or, where none is open, the one named in params.

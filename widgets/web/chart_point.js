@@ -13,7 +13,10 @@ FineState.define("chart_point", (host, params, state, kit) => {
   const width = count * column;
   const height = padTop + axis + padBottom;
   const marker = 14;
-  const index = params.values.map((v, i) => Math.round(((i === target ? state : v) - min) / step));
+  const indexOf = (value) => Math.round((value - min) / step);
+  // Every point of the chart, the distractors too: a probe may drag any of them.
+  const initial = (value) => params.values.map((v, i) => indexOf(i === target ? value : v));
+  const index = initial(state);
 
   const valueOf = (k) => Number((min + k * step).toFixed(decimals));
   const yOf = (k) => padTop + (steps - k) * pps;  // whole pixels: pps is an integer
@@ -91,8 +94,12 @@ FineState.define("chart_point", (host, params, state, kit) => {
 
   return {
     state: () => valueOf(index[target]),
+    restore(value) {
+      index.splice(0, count, ...initial(value));
+      show();
+    },
     boxes(goal) {
-      const goalIndex = Math.round((goal - min) / step);
+      const goalIndex = indexOf(goal);
       const core = kit.boxOf(columns[target].node);
       return {
         loc: kit.boxOf(host),

@@ -34,6 +34,7 @@ FineState.define("color_picker", (host, params, state, kit) => {
 
   return {
     state: () => selected,
+    restore(value) { selected = value; show(); },
     boxes(goal) {
       return {
         loc: kit.boxOf(host),

@@ -6,8 +6,17 @@ FineState.define("date_picker", (host, params, state, kit) => {
                   "September", "October", "November", "December"];
   const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
   const { cell, week_start: weekStart } = params;
-  let selected = state;  // "YYYY-MM-DD"
-  let [year, month] = state.split("-").map(Number);  // the shown month, 1-based
+  // The popup's side padding and the month arrows' size: a phone's finger-sized
+  // cells leave little room for the one and need bigger arrows.
+  const padX = params.pad ?? 12;
+  const nav = params.nav ?? 32;
+  let selected, year, month;  // "YYYY-MM-DD"; the shown month, 1-based
+  // The popup opens on the selected day's month, whichever month a probe turned to.
+  function select(iso) {
+    selected = iso;
+    [year, month] = iso.split("-").map(Number);
+  }
+  select(state);
   const cells = new Map();  // ISO date -> cell, for the days of the shown month
 
   const pad = (n) => String(n).padStart(2, "0");
@@ -35,9 +44,11 @@ FineState.define("date_picker", (host, params, state, kit) => {
     kit.el("div", { class: "fs-date-header" }, prev, title, next),
     kit.el("div", { class: "fs-date-weekdays" }, ...names), grid);
   host.style.setProperty("--cell", `${cell}px`);
+  host.style.setProperty("--pad-x", `${padX}px`);
+  host.style.setProperty("--nav", `${nav}px`);
   // A fixed width: the field's text must never resize the control (layouts
-  // before and after the action must match). 26 = popup padding and border.
-  host.style.width = `${7 * cell + 26}px`;
+  // before and after the action must match); 2 = the popup's borders.
+  host.style.width = `${7 * cell + 2 * padX + 2}px`;
   host.append(kit.el("div", { class: "fs-label", text: params.label }), field, popup);
 
   function show() {
@@ -74,6 +85,7 @@ FineState.define("date_picker", (host, params, state, kit) => {
 
   return {
     state: () => selected,
+    restore(value) { select(value); show(); },
     boxes(goal) {
       const core = kit.boxOf(grid);
       return {

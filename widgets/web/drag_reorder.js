@@ -3,9 +3,9 @@
 FineState.define("drag_reorder", (host, params, state, kit) => {
   const { row_height: rowHeight, gap } = params;
   const pitch = rowHeight + gap;
-  let order = state.slice();
+  let order;  // set by reset
 
-  const rows = new Map(order.map((label) => [label, kit.el("div", {
+  const rows = new Map(state.map((label) => [label, kit.el("div", {
     class: "fs-reorder-row", style: { height: `${rowHeight}px` } },
     kit.el("span", { class: "fs-reorder-grip" }),
     kit.el("span", { class: "fs-reorder-text", text: label }))]));
@@ -13,10 +13,17 @@ FineState.define("drag_reorder", (host, params, state, kit) => {
   host.append(kit.el("div", { class: "fs-card", style: { width: `${params.width}px` } },
     kit.el("div", { class: "fs-label fs-reorder-title", text: params.title }), list));
 
+  // Rows at rest, in order: no drag lift, no slide. Reordering moves the rows
+  // that exist; none is built again.
   function show() {
-    for (const row of rows.values()) row.style.transform = "";
+    for (const row of rows.values()) {
+      row.style.transform = "";
+      row.classList.remove("fs-reorder-dragging");
+    }
     list.replaceChildren(...order.map((label) => rows.get(label)));
   }
+  // Everything a probe can change, as first shown: at creation and on restore.
+  function reset(value) { order = value.slice(); show(); }
   // Row midpoints of the items other than `label`, in list order: the layout
   // a drag of `label` is judged against, recorded before anything moves.
   function layoutFor(label) {
@@ -50,22 +57,19 @@ FineState.define("drag_reorder", (host, params, state, kit) => {
       },
       move: preview,
       end(event) {
-        row.classList.remove("fs-reorder-dragging");
         const next = without(label);
         next.splice(dropIndex(midpoints, event.clientY), 0, label);
         order = next;
         show();
       },
-      cancel() {  // the browser took the gesture over: snap back, order unchanged
-        row.classList.remove("fs-reorder-dragging");
-        show();
-      },
+      cancel: show,  // the browser took the gesture over: snap back, order unchanged
     });
   }
-  show();
+  reset(state);
 
   return {
     state: () => order.slice(),
+    restore: reset,
     boxes(goal) {
       const item = params.item;
       const goalIndex = goal.indexOf(item);

@@ -8,9 +8,14 @@ FineState.define("knob", (host, params, state, kit) => {
   // Near the centre the angle swings wildly with a pixel of motion, so it is ignored.
   const deadRadius = radius / 4;
   const tipDistance = Math.round(radius * 0.72);
+  // The indicator tip: a 10 px dot centred in what a press grabs, a finger's
+  // size on a phone (params.grab). Presses on it reach the dial, its parent.
+  const tipDot = 10;
+  const grab = params.grab ?? tipDot;
   const ring = 14;  // room around the dial for the tick marks
   const face = 2 * radius + 2 * ring;
-  let index = Math.round((state - min) / step);
+  const indexOf = (value) => Math.round((value - min) / step);
+  let index = indexOf(state);
 
   const angleOf = (k) => -sweep + (2 * sweep * k) / steps;
   const ticks = [];
@@ -29,7 +34,10 @@ FineState.define("knob", (host, params, state, kit) => {
   const indicator = kit.el("div", { class: "fs-knob-indicator", style: {
     left: `${radius - 1}px`, top: `${radius - tipDistance}px`, height: `${tipDistance}px`,
   } });
-  const tip = kit.el("div", { class: "fs-knob-tip" });
+  const tip = kit.el("div", { class: "fs-knob-tip",
+    style: { width: `${grab}px`, height: `${grab}px` } },
+    kit.el("div", { class: "fs-knob-dot", style: { left: `${(grab - tipDot) / 2}px`,
+      top: `${(grab - tipDot) / 2}px`, width: `${tipDot}px`, height: `${tipDot}px` } }));
   const dial = kit.el("div", { class: "fs-knob-dial", style: {
     left: `${ring}px`, top: `${ring}px`, width: `${2 * radius}px`, height: `${2 * radius}px`,
   } }, indicator, cap, tip);
@@ -47,8 +55,8 @@ FineState.define("knob", (host, params, state, kit) => {
     const rad = (angle * Math.PI) / 180;
     indicator.style.transform = `rotate(${angle}deg)`;
     // Whole-pixel tip position, so the `now` box measured from it is exact.
-    tip.style.left = `${Math.round(radius + tipDistance * Math.sin(rad)) - 5}px`;
-    tip.style.top = `${Math.round(radius - tipDistance * Math.cos(rad)) - 5}px`;
+    tip.style.left = `${Math.round(radius + tipDistance * Math.sin(rad)) - grab / 2}px`;
+    tip.style.top = `${Math.round(radius - tipDistance * Math.cos(rad)) - grab / 2}px`;
     ticks.forEach((tick, k) => tick.classList.toggle("fs-knob-lit", k <= index));
     readout.textContent = `${valueOf(index).toFixed(decimals)}${params.unit}`;
   }
@@ -74,8 +82,9 @@ FineState.define("knob", (host, params, state, kit) => {
 
   return {
     state: () => valueOf(index),
+    restore(value) { index = indexOf(value); show(); },
     boxes(goal) {
-      const goalIndex = Math.round((goal - min) / step);
+      const goalIndex = indexOf(goal);
       const core = kit.boxOf(dial);
       // The goal region is the ring sector on the dial itself (a release off the
       // dial works too, but that is not where anyone turns a knob). A wedge

@@ -28,6 +28,7 @@ FineState.define("list_box", (host, params, state, kit) => {
 
   return {
     state: () => selected,
+    restore(value) { selected = value; show(); },
     boxes(goal) {
       return { loc: kit.boxOf(host), core: kit.boxOf(list), goal: kit.boxOf(rows.get(goal)),
                now: kit.boxOf(rows.get(selected)) };

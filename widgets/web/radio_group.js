@@ -44,6 +44,7 @@ FineState.define("radio_group", (host, params, state, kit) => {
 
   return {
     state: () => selected,
+    restore(label) { selected = label; show(); },
     boxes(goal) {
       return {
         loc: kit.boxOf(card),

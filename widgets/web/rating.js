@@ -4,7 +4,12 @@
 // one; the gaps between stars belong to the row, which has no handler.
 FineState.define("rating", (host, params, state, kit) => {
   const { stars, step, size, gap } = params;
-  const values = params.values.map((value, i) => (i === params.target ? state : value));
+  // A hit element's height: the star's own, or a finger's on a phone (centred on the star).
+  const hitHeight = params.hit ?? size;
+  // Every item's rating, the distractors too: a probe may change any of them.
+  const initial = (target) =>
+    params.values.map((value, i) => (i === params.target ? target : value));
+  const values = initial(state);
   // The one mapping from a hit element to a value: [left offset, width, value]
   // of each hit element of star k (1-based), used by the handlers and by boxes().
   const parts = (k) => (step === 0.5
@@ -48,9 +53,10 @@ FineState.define("rating", (host, params, state, kit) => {
       text.textContent = caption(values[i]);
     }
     show();
-    return { row, starsRow, starEls, hits };
+    return { row, starsRow, starEls, hits, show };
   });
   host.style.setProperty("--rate-size", `${size}px`);
+  host.style.setProperty("--rate-hit", `${hitHeight}px`);
   const card = kit.el("div", { class: "fs-card fs-rate-card",
                                style: { width: `${params.width}px` } },
     kit.el("div", { class: "fs-label fs-rate-title", text: params.title }),
@@ -60,6 +66,10 @@ FineState.define("rating", (host, params, state, kit) => {
   const target = rows[params.target];
   return {
     state: () => values[params.target],
+    restore(value) {
+      values.splice(0, values.length, ...initial(value));
+      rows.forEach((r) => r.show());
+    },
     boxes(goal) {
       const value = values[params.target];
       return {

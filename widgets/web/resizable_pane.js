@@ -2,12 +2,13 @@
 // Resizable pane: an editor workspace whose sidebars/panel are resized by dragging dividers.
 FineState.define("resizable_pane", (host, params, state, kit) => {
   const { width, height, handle: handleSize } = params;
-  // The resizable panes: the named one first, then the distractor sidebar (if any).
-  const panes = [{ side: params.side, name: params.pane, size: state,
+  // The resizable panes: the named one first, then the distractor sidebar (if
+  // any), whose size a probe may change too. Sizes are set by reset.
+  const panes = [{ side: params.side, name: params.pane,
                    min: params.min, max: params.max, step: params.step }];
   if (params.other) {
-    const [side, size, min, max, step] = params.other;
-    panes.push({ side, name: params.other_pane, size, min, max, step });
+    const [side, , min, max, step] = params.other;
+    panes.push({ side, name: params.other_pane, min, max, step });
   }
   const bySide = (side) => panes.find((pane) => pane.side === side);
 
@@ -113,11 +114,19 @@ FineState.define("resizable_pane", (host, params, state, kit) => {
       cancel() { pane.size = start; show(); handle.classList.remove("fs-pane-active"); },
     });
   }
-  show();
+  // Everything a probe can change, as first shown: at creation and on restore.
+  function reset(value) {
+    panes[0].size = value;
+    if (params.other) panes[1].size = params.other[1];
+    for (const handle of handles.values()) handle.classList.remove("fs-pane-active");
+    show();
+  }
+  reset(state);
 
   const target = panes[0];
   return {
     state: () => target.size,
+    restore: reset,
     boxes(goal) {
       const core = kit.boxOf(split);
       return {

@@ -5,7 +5,7 @@ FineState.define("scrollbar", (host, params, state, kit) => {
   const trackHeight = visible * rowHeight;
   const travel = trackHeight - thumbHeight;
   const maxFirst = count - visible;
-  let first = state;
+  let first, before;  // set by reset
 
   const label = (i) => `${params.prefix}${params.start + i}`;
   const cell = (cls, text) => kit.el("span", { class: cls, text });
@@ -15,10 +15,14 @@ FineState.define("scrollbar", (host, params, state, kit) => {
       cell("fs-scroll-extra", params.extra[i]))));
   const list = kit.el("div", { class: "fs-scroll-list", style: { height: `${trackHeight}px` } },
     content);
+  // The drawn bar is track_width px wide; the strip that takes the press may be
+  // wider (a phone's finger), reaching left over the list, whose rows take no input.
+  const barWidth = params.track_width, hitWidth = params.hit ?? barWidth;
   const thumb = kit.el("div", { class: "fs-scroll-thumb", style: { height: `${thumbHeight}px` } },
-    kit.el("div", { class: "fs-scroll-thumb-pill" }));
+    kit.el("div", { class: "fs-scroll-thumb-pill", style: { width: `${barWidth - 5}px` } }));
   const track = kit.el("div", { class: "fs-scroll-track", style: {
-    width: `${params.track_width}px`, height: `${trackHeight}px` } }, thumb);
+    width: `${hitWidth}px`, height: `${trackHeight}px`, marginLeft: `${barWidth - hitWidth}px` } },
+    kit.el("div", { class: "fs-scroll-rail", style: { width: `${barWidth}px` } }), thumb);
   const columns = kit.el("div", { class: "fs-scroll-columns",
     style: { paddingRight: `${params.track_width + 10}px` } },
     cell("fs-scroll-num", params.columns[0]), cell("fs-scroll-detail", params.columns[1]),
@@ -41,7 +45,6 @@ FineState.define("scrollbar", (host, params, state, kit) => {
     const t = ((y - top - thumbHeight / 2) / travel) * maxFirst;
     return Math.min(maxFirst, Math.max(0, Math.round(t))) + 0;
   }
-  let before = first;
   const follow = (event) => { first = firstAt(event.clientY); show(); };
   kit.onDrag(track, {
     start(event) { before = first; track.classList.add("fs-scroll-active"); follow(event); },
@@ -49,10 +52,17 @@ FineState.define("scrollbar", (host, params, state, kit) => {
     end(event) { follow(event); track.classList.remove("fs-scroll-active"); },
     cancel() { first = before; show(); track.classList.remove("fs-scroll-active"); },
   });
-  show();
+  // Everything a probe can change, as first shown: at creation and on restore.
+  function reset(value) {
+    first = before = value;
+    track.classList.remove("fs-scroll-active");
+    show();
+  }
+  reset(state);
 
   return {
     state: () => first,
+    restore: reset,
     boxes(goal) {
       const core = kit.boxOf(track);
       return {

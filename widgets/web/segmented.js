@@ -4,7 +4,10 @@
 // edge: the rounded pill is drawn behind them (pointer-events: none), the
 // selected fill and the dividers inside them.
 FineState.define("segmented", (host, params, state, kit) => {
-  const selected = params.selected.map((value, g) => (g === params.target ? state : value));
+  // Every group's selection, the distractors too: a probe may change any of them.
+  const initial = (target) =>
+    params.selected.map((value, g) => (g === params.target ? target : value));
+  const selected = initial(state);
   const groups = params.groups.map((group, g) => {
     const items = group.segments.map((text) => {
       const node = kit.el("div", { class: "fs-seg-item", style: {
@@ -35,6 +38,10 @@ FineState.define("segmented", (host, params, state, kit) => {
   const node = (text) => target.items.find((it) => it.text === text).node;
   return {
     state: () => selected[params.target],
+    restore(value) {
+      selected.splice(0, selected.length, ...initial(value));
+      show();
+    },
     boxes(goal) {
       return {
         loc: kit.boxOf(target.wrap),

@@ -2,7 +2,11 @@
 // The stage: renders one control at a time and measures it.
 // Component scripts call FineState.define(name, factory); the backend calls
 // FineState.render(spec), FineState.boxes(goal) and FineState.state().
-// A factory builds its DOM inside `host` and returns {state(), boxes(goal)}.
+// A factory builds its DOM inside `host` and returns {state(), boxes(goal),
+// restore(state)}: restore puts the built control back into `state` in place,
+// as the factory itself would have shown it (view included: the shown month,
+// the scroll offset, the selection), with no new DOM. The box audit restores
+// between thousands of probes, and rebuilding costs a new style and layout.
 // State lives in the factory's closure and changes only in handlers of
 // trusted (real) input events: script cannot set it, and no form element
 // holds it.
@@ -177,6 +181,11 @@
     const host = kit.el("div", { class: `fs-control fs-${spec.component}` });
     stage.replaceChildren(host);
     const control = factory(host, spec.params, structuredClone(spec.state), kit);
+    for (const method of ["state", "boxes", "restore"]) {
+      if (typeof control[method] !== "function") {
+        throw new Error(`web renderer '${spec.component}' has no ${method}()`);
+      }
+    }
     place(host, spec.params.anchor || [0.5, 0.5]);
     active = control;
     return control;
@@ -192,20 +201,25 @@
 
   // Probing (the box audit, replay/probe.py) sends many gestures back to back
   // with no round trip between them. After each gesture comes a trusted press
-  // of PROBE_KEY: the page records the state the gesture produced and shows the
-  // current state again before it handles the next gesture's events. Input is
-  // handled in order, so each record belongs to exactly one gesture. The key
-  // never reaches a control, and script cannot press it (isTrusted).
+  // of PROBE_KEY: the page records the state the gesture produced and restores
+  // the current state in place before it handles the next gesture's events.
+  // Input is handled in order, so each record belongs to exactly one gesture.
+  // The key never reaches a control, and script cannot press it (isTrusted).
   const PROBE_KEY = "F24";
   let probing = null;
   function onProbeKey(event) {
     if (!probing || event.key !== PROBE_KEY || !event.isTrusted) return;
     event.stopImmediatePropagation();
     event.preventDefault();
-    if (event.type === "keydown") {
-      probing.states.push(requireActive().state());
-      show(probing.spec);
-    }
+    if (event.type === "keydown") probing.states.push(recordAndRestore());
+  }
+  function recordAndRestore() {
+    const control = requireActive();
+    const state = control.state();
+    // A fresh render has nothing focused: a clicked button must not keep focus.
+    if (document.activeElement !== document.body) document.activeElement.blur();
+    control.restore(structuredClone(probing.spec.state));
+    return state;
   }
   window.addEventListener("keydown", onProbeKey, true);
   window.addEventListener("keyup", onProbeKey, true);
@@ -214,9 +228,7 @@
   // mobile backend waits for each gesture's input, then calls nextProbe().
   function nextProbe() {
     if (!probing) throw new Error("not probing");
-    const state = requireActive().state();
-    show(probing.spec);
-    return state;
+    return recordAndRestore();
   }
 
   // Measuring a goal box scans thousands of points through the widget's own

@@ -3,12 +3,13 @@
 // click on a button moves its own field by one step.
 FineState.define("stepper", (host, params, state, kit) => {
   const { button, height } = params;
+  // Every field of the card, the distractors too: a probe may step any of them.
+  const initial = (target, i) => (i === params.target ? target : params.fields[i].value);
   const rows = params.fields.map((field, i) => {
     const { min, step } = field;
     const steps = Math.round((field.max - min) / step);
     const decimals = (String(step).split(".")[1] || "").length;
-    const value = i === params.target ? state : field.value;
-    let index = Math.round((value - min) / step);
+    let index;
 
     const text = kit.el("span", { class: "fs-stepper-text" });
     const display = kit.el("div", { class: "fs-stepper-value",
@@ -34,8 +35,9 @@ FineState.define("stepper", (host, params, state, kit) => {
     }
     kit.onTrusted(minus, "click", () => { if (index > 0) { index -= 1; show(); } });
     kit.onTrusted(plus, "click", () => { if (index < steps) { index += 1; show(); } });
-    show();
-    return { row, display, buttons, minus, plus, min, step,
+    const reset = (target) => { index = Math.round((initial(target, i) - min) / step); show(); };
+    reset(state);
+    return { row, display, buttons, minus, plus, min, step, reset,
              index: () => index, value: () => valueOf(index) };
   });
   host.append(kit.el("div", { class: "fs-card", style: { width: `${params.width}px` } },
@@ -45,6 +47,7 @@ FineState.define("stepper", (host, params, state, kit) => {
   const target = rows[params.target];
   return {
     state: () => target.value(),
+    restore(value) { rows.forEach((r) => r.reset(value)); },
     boxes(goal) {
       const goalIndex = Math.round((goal - target.min) / target.step);
       const now = kit.boxOf(target.display);

@@ -3,7 +3,7 @@
 // the pointer's x, absolutely, on the table's step; only the target's width is the state.
 FineState.define("table_column", (host, params, state, kit) => {
   const { step, target, handle: handleWidth } = params;
-  const widths = params.widths.map((w, i) => (i === target ? state : w));
+  let widths;  // every column's, set by reset: a probe may drag any handle
   const headers = params.headers;
 
   const cells = headers.map((text, i) => {
@@ -74,10 +74,16 @@ FineState.define("table_column", (host, params, state, kit) => {
       cancel() { widths[i] = before; show(); },
     });
   });
-  show();
+  // Everything a probe can change, as first shown: at creation and on restore.
+  function reset(value) {
+    widths = params.widths.map((w, i) => (i === target ? value : w));
+    show();
+  }
+  reset(state);
 
   return {
     state: () => widths[target],
+    restore: reset,
     boxes(goal) {
       const core = kit.boxOf(headerRow);
       const left = leftOf(target), range = limits(target);

@@ -5,12 +5,14 @@ FineState.define("tabs", (host, params, state, kit) => {
   let active = state;  // the active tab's label
   const tabs = new Map();  // label -> tab (the square hit element)
 
+  // On a phone a short label's tab still gets a finger's width (params.hit).
+  const least = params.hit ? { minWidth: `${params.hit}px` } : {};
   const barClass = params.gap ? "fs-tab-bar" : "fs-tab-bar fs-tab-joined";
   const bar = kit.el("div", { class: barClass, style: { gap: `${params.gap}px` } },
     ...params.labels.map((label) => {
       const tab = kit.el("div", { class: params.fill ? "fs-tab fs-tab-fill" : "fs-tab",
                                   style: { height: `${params.tab_height}px`,
-                                           padding: `0 ${params.pad}px` } },
+                                           padding: `0 ${params.pad}px`, ...least } },
                          kit.el("span", { class: "fs-tab-text", text: label }));
       kit.onTrusted(tab, "click", () => { active = label; show(); });
       tabs.set(label, tab);
@@ -50,6 +52,7 @@ FineState.define("tabs", (host, params, state, kit) => {
 
   return {
     state: () => active,
+    restore(label) { active = label; show(); },
     boxes(goal) {
       return {
         loc: kit.boxOf(card),

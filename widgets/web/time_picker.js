@@ -5,10 +5,16 @@ FineState.define("time_picker", (host, params, state, kit) => {
   const { radius } = params;
   const inner = radius * 0.35;  // the dead centre: angles swing wildly there
   // Small dials (short viewports) get smaller labels, so that neighbours never touch.
-  const knobSize = radius < 90 ? 24 : 32;
-  const numberRadius = radius - knobSize / 2 - 8;  // where the 00..55 labels and the knob sit
-  const hour = Number(state.slice(0, 2));
-  let minute = Number(state.slice(3, 5));
+  const labelSize = radius < 90 ? 24 : 32;
+  const knobSize = params.knob ?? labelSize;  // a phone's knob is finger-sized
+  // Where the 00..55 labels and the knob sit: the knob 8 px inside the dial's edge.
+  const numberRadius = radius - Math.max(labelSize, knobSize) / 2 - 8;
+  let hour, minute;
+  function select(time) {
+    hour = Number(time.slice(0, 2));
+    minute = Number(time.slice(3, 5));
+  }
+  select(state);
   const pad = (n) => String(n).padStart(2, "0");
 
   // Whole-pixel point at `degrees` (0 at the top, clockwise), `r` from the centre.
@@ -25,7 +31,7 @@ FineState.define("time_picker", (host, params, state, kit) => {
   const numbers = Array.from({ length: 12 }, (_, k) => {
     const [x, y] = at(k * 30, numberRadius);
     return kit.el("div", { class: "fs-time-num", text: pad(k * 5), style: {
-      left: `${x - knobSize / 2}px`, top: `${y - knobSize / 2}px` } });
+      left: `${x - labelSize / 2}px`, top: `${y - labelSize / 2}px` } });
   });
   const hand = kit.el("div", { class: "fs-time-hand", style: {
     left: `${radius - 1}px`, top: `${radius - numberRadius}px`, height: `${numberRadius}px` } });
@@ -39,10 +45,10 @@ FineState.define("time_picker", (host, params, state, kit) => {
   const fieldText = kit.el("div", { class: "fs-time-text" });
   const field = kit.el("div", { class: "fs-time-field" }, fieldText,
     kit.el("div", { class: "fs-time-icon" }));
+  const hourBox = kit.el("div", { class: "fs-time-part" });
   const minuteBox = kit.el("div", { class: "fs-time-part fs-time-part-on" });
   const header = kit.el("div", { class: "fs-time-header" },
-    kit.el("div", { class: "fs-time-part", text: pad(hour) }),
-    kit.el("div", { class: "fs-time-colon", text: ":" }), minuteBox);
+    hourBox, kit.el("div", { class: "fs-time-colon", text: ":" }), minuteBox);
   const actions = kit.el("div", { class: "fs-time-actions" },
     kit.el("div", { class: "fs-time-button", text: "Cancel" }),
     kit.el("div", { class: "fs-time-button", text: "OK" }));
@@ -51,8 +57,9 @@ FineState.define("time_picker", (host, params, state, kit) => {
   const popup = kit.el("div", { class: "fs-time-popup" },
     kit.el("div", { class: "fs-time-body" }, side, dial));
   host.classList.add(`fs-time-${params.layout}`);
+  host.style.setProperty("--num", `${labelSize}px`);
   host.style.setProperty("--knob", `${knobSize}px`);
-  host.classList.toggle("fs-time-small", knobSize < 32);
+  host.classList.toggle("fs-time-small", labelSize < 32);
   // A fixed width (see time_picker.py): the texts must never resize the control.
   host.style.width = `${2 * radius + (params.layout === "landscape" ? 170 : 34)}px`;
   host.append(kit.el("div", { class: "fs-label", text: params.label }), field, popup);
@@ -60,6 +67,7 @@ FineState.define("time_picker", (host, params, state, kit) => {
   function show() {
     const text = `${pad(hour)}:${pad(minute)}`;
     fieldText.textContent = text;
+    hourBox.textContent = pad(hour);
     minuteBox.textContent = pad(minute);
     hand.style.transform = `rotate(${minute * 6}deg)`;
     const [x, y] = at(minute * 6, numberRadius);
@@ -91,6 +99,7 @@ FineState.define("time_picker", (host, params, state, kit) => {
 
   return {
     state: () => `${pad(hour)}:${pad(minute)}`,
+    restore(value) { select(value); show(); },
     boxes(goal) {
       const goalMinute = Number(goal.slice(3, 5));
       const core = kit.boxOf(dial);

@@ -4,14 +4,22 @@
 // of the expanded folders; collapsing keeps the flags of the folders inside.
 FineState.define("tree_view", (host, params, state, kit) => {
   const { row_height: rowHeight, twisty: twistySize, indent } = params;
-  const expanded = new Set(state);
-  let selected = params.selected;
+  let expanded, selected;  // set by reset
   // Whole-pixel offsets that centre the twisty, the icon and the text in a row.
   const twistyTop = Math.floor((rowHeight - twistySize) / 2);
   const iconTop = Math.floor((rowHeight - 14) / 2);
 
   const tree = kit.el("div", { class: "fs-tree-rows",
     style: { height: `${params.rows * rowHeight}px` } });
+  // One handler on the rows' container selects the clicked row, rather than one
+  // per row: a tap's touch adjustment weighs the innermost elements with a click
+  // handler near the finger, and on a phone, with one handler per row, the row
+  // just below a twisty (edge to edge with it) took taps on its bottom corners.
+  kit.onTrusted(tree, "click", (event) => {
+    const row = event.target.closest(".fs-tree-row");
+    const id = [...shown].find(([, r]) => r.row === row)?.[0];
+    if (id !== undefined) { selected = id; show(); }
+  });
   host.append(kit.el("div", { class: "fs-card fs-tree-panel", style: { width: `${params.width}px` } },
     kit.el("div", { class: "fs-label fs-tree-title", text: params.title }), tree));
 
@@ -35,10 +43,9 @@ FineState.define("tree_view", (host, params, state, kit) => {
       class: `fs-tree-row${id === selected ? " fs-tree-selected" : ""}`,
       style: { height: `${rowHeight}px`, lineHeight: `${rowHeight}px` },
     }, ...guides, twisty, icon, kit.el("span", { class: "fs-tree-name", text: node.name }));
-    kit.onTrusted(row, "click", () => { selected = id; show(); });
     if (folder) {
       kit.onTrusted(twisty, "click", (event) => {
-        event.stopPropagation();  // the row's handler would rebuild the rows a second time
+        event.stopPropagation();  // the rows' handler would rebuild the rows a second time
         if (expanded.has(id)) expanded.delete(id); else expanded.add(id);
         selected = id;  // a twisty click selects its row too, as in real trees
         show();
@@ -58,10 +65,18 @@ FineState.define("tree_view", (host, params, state, kit) => {
     walk(params.tree, "", 0);
     tree.replaceChildren(...[...shown.values()].map((r) => r.row));
   }
-  show();
+  // Everything a probe can change, as first shown: at creation and on restore.
+  // A click selects its row, so the selection goes back too.
+  function reset(value) {
+    expanded = new Set(value);
+    selected = params.selected;
+    show();
+  }
+  reset(state);
 
   return {
     state: () => [...expanded].sort(),
+    restore: reset,
     boxes() {
       const target = shown.get(params.target);
       // The smallest box holding every visible twisty: clicks in it that miss

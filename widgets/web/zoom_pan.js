@@ -2,12 +2,15 @@
 // Zoom/pan: a clipped street map panned by dragging, snapped to a grid of G px cells.
 FineState.define("zoom_pan", (host, params, state, kit) => {
   const { width, height, grid, cross, reach } = params;
-  const pinSize = 19;  // odd: the pin's integer box has a whole-pixel centre
+  // Odd: the pin's integer box has a whole-pixel centre. On a phone the pin is a
+  // finger-sized box around the same drawn marker.
+  const pinSize = params.pin ?? 19;
+  const markSize = 19;
   const crossSize = 31;  // odd, for the same reason
   const half = (size) => (size - 1) / 2;
   // Map coordinates (where things show at pan [0, 0]) -> plane coordinates.
   const offset = [reach[0] * grid, reach[1] * grid];
-  let pan = state.slice();
+  let pan, p0, before;  // set by reset
 
   const plane = kit.el("div", { class: "fs-map-plane", style: {
     width: `${width + 2 * offset[0]}px`, height: `${height + 2 * offset[1]}px` } });
@@ -38,13 +41,14 @@ FineState.define("zoom_pan", (host, params, state, kit) => {
   const pins = params.pins.map(([name, x, y], i) => {
     const pin = kit.el("div", { class: "fs-map-pin", style: {
       left: `${x + offset[0] - half(pinSize)}px`, top: `${y + offset[1] - half(pinSize)}px`,
-      width: `${pinSize}px`, height: `${pinSize}px` } }, kit.el("div", { class: "fs-map-dot" }));
+      width: `${pinSize}px`, height: `${pinSize}px` } }, kit.el("div", { class: "fs-map-dot",
+      style: { inset: `${half(pinSize) - half(markSize) + 2}px` } }));
     const side = params.label_sides[i];
-    // The tag sits beside the pin: its left edge 5 px right of the pin, or its
+    // The tag sits beside the marker: its left edge 5 px right of it, or its
     // right edge 5 px left of it.
     const style = { top: `${y + offset[1] - 9}px` };
-    if (side === "right") style.left = `${x + offset[0] + half(pinSize) + 6}px`;
-    else style.right = `${width + 2 * offset[0] - (x + offset[0] - half(pinSize) - 5)}px`;
+    if (side === "right") style.left = `${x + offset[0] + half(markSize) + 6}px`;
+    else style.right = `${width + 2 * offset[0] - (x + offset[0] - half(markSize) - 5)}px`;
     const label = kit.el("div", { class: "fs-map-tag", text: name, style });
     // Each pin is drawn after its tag so no tag ever hides a pin.
     plane.append(label, pin);
@@ -74,7 +78,6 @@ FineState.define("zoom_pan", (host, params, state, kit) => {
     return [clamp(base[0] + Math.round((x - p0[0]) / grid), reach[0]) + 0,
             clamp(base[1] + Math.round((y - p0[1]) / grid), reach[1]) + 0];
   }
-  let p0 = null, before = pan;
   const follow = (event) => { pan = panAt(p0, event.clientX, event.clientY, before); show(); };
   kit.onDrag(map, {
     start(event) {
@@ -86,10 +89,19 @@ FineState.define("zoom_pan", (host, params, state, kit) => {
     end(event) { follow(event); map.classList.remove("fs-map-dragging"); },
     cancel() { pan = before; show(); map.classList.remove("fs-map-dragging"); },
   });
-  show();
+  // Everything a probe can change, as first shown: at creation and on restore.
+  function reset(value) {
+    pan = value.slice();
+    p0 = null;
+    before = pan;
+    map.classList.remove("fs-map-dragging");
+    show();
+  }
+  reset(state);
 
   return {
     state: () => pan.slice(),
+    restore: reset,
     boxes(goal) {
       const core = kit.boxOf(map);
       const now = kit.boxOf(pins[0]);

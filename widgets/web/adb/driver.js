@@ -45,6 +45,18 @@
       case "state":
         await frames(3);  // input that `input tap` injected is handled before a frame
         return FineState.state();
+      // The box audit: show the spec once, then after each gesture record the
+      // state and restore the control in place (stage.js, "Probing").
+      case "startProbing":
+        await FineState.startProbing(command.spec);
+        await frames(3);
+        return true;
+      case "nextProbe":
+        await frames(3);
+        return FineState.nextProbe();
+      case "stopProbing":
+        FineState.stopProbing();
+        return true;
       default:
         throw new Error(`unknown command ${command.op}`);
     }
