@@ -236,7 +236,9 @@ class FineStateEnv(gym.Env):
         name = names[int(rng.integers(len(names)))]
         # Parameters are in the page's own units (CSS px), which a device scale
         # factor sets apart from the screenshot's pixels.
-        sample = widgets.COMPONENTS[name].sample(rng, self.backend.layout_viewport)
+        # A phone's targets are sized for a finger (widgets.base.TOUCH_TARGET).
+        sample = widgets.COMPONENTS[name].sample(rng, self.backend.layout_viewport,
+                                                 touch=self.backend.platform == "mobile")
         theme = self.theme or self.themes[int(rng.integers(len(self.themes)))]
         return LiveSpec(component=name, params=sample.params, current_state=sample.current_state,
                         goal_state=sample.goal_state, theme=theme,

@@ -19,6 +19,8 @@ from finestate_env.schema import LiveSpec, Size
 from finestate_env.scoring import point_in_box
 from replay.audit import audit_instance
 from replay.probe import probe_points
+from restore_check import check_restores_in_place
+from widgets.base import TOUCH_TARGET
 from widgets.themes import MOBILE_THEMES
 
 SCREEN = (1080, 2400)
@@ -63,7 +65,7 @@ def test_a_phone_screen_driven_by_touch(env):
 
 def _live(env, component: str, seed: int) -> LiveSpec:
     sample = widgets.COMPONENTS[component].sample(np.random.default_rng(seed),
-                                                  env.backend.layout_viewport)
+                                                  env.backend.layout_viewport, touch=True)
     return LiveSpec(component=component, params=sample.params,
                     current_state=sample.current_state, goal_state=sample.goal_state,
                     theme=MOBILE_THEMES[seed % len(MOBILE_THEMES)],
@@ -93,6 +95,28 @@ def test_oracle_reaches_goal_and_boxes_agree(env, component):
         assert (reward, terminated, info["crosscheck"], info["action_error"]) == (
             1.0, True, "agree", None), (seed, info["goal_state"], info["state"])
         assert info["static"] == info["live"] and all(info["live"].values())
+
+
+def test_targets_are_sized_for_a_finger(env, component):
+    """Every goal a finger must hit is TOUCH_TARGET CSS px or more where it can be
+    (widgets.base.ComponentType.touch_goal says which side), on every seed."""
+    definition, backend = widgets.COMPONENTS[component], env.backend
+    scale = backend.device_scale_factor
+    small = []
+    for seed in range(12):
+        boxes = backend.render(_live(env, component, seed)).boxes.current
+        box = boxes.now if definition.touch_goal == "grab" else boxes.goal
+        sides = sorted(((box[2] - box[0] + 1) / scale, (box[3] - box[1] + 1) / scale))
+        needed = sides[1] if definition.touch_goal == "band" else sides[0]
+        if needed < TOUCH_TARGET:
+            small.append((seed, definition.touch_goal, sides))
+    assert small == [], f"targets under {TOUCH_TARGET} CSS px: {small}"
+
+
+def test_restore_between_touch_probes_shows_exactly_a_fresh_render(env, component):
+    """The in-place restore the audit relies on, after taps and swipes of a finger."""
+    env.reset(seed=24, options={"component": component})
+    check_restores_in_place(env.backend, env.instance, density=4)
 
 
 def test_goal_box_is_sound_and_tight(env, component):

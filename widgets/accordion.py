@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor
+from widgets.base import ComponentType, Sample, choose, sample_anchor, touch_size
 
 # (card title, section titles, body sentences).
 _DOMAINS = (
@@ -75,17 +75,19 @@ class Accordion(ComponentType):
     family = "toggle_option"
     gesture = "tap"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         title, pool = choose(rng, _DOMAINS)
         style = choose(rng, _STYLES)
         header = int(rng.integers(36, 49))
         count = int(rng.integers(3, 7))
         lines = [int(rng.integers(1, 4)) for _ in range(count)]
+        header, lowest = touch_size(header, touch), touch_size(32, touch)
         # Fewer sections, then lower headers and shorter bodies, until it fits the page.
         while _height(count, header, lines, style) > viewport[1] - 16:
             if count > 3:
                 count, lines = count - 1, lines[:-1]
-            elif header > 32:
+            elif header > lowest:
                 header -= 2
             elif max(lines) > 1:
                 lines = [min(n, max(lines) - 1) for n in lines]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -21,6 +21,18 @@ from finestate_env.schema import Family, Gesture, Instructions
 # The free border stage.js keeps around a control (place(): `margin`): what a
 # control may take of the viewport is the viewport less twice this.
 STAGE_MARGIN = 8
+
+
+# The smallest side of a touch target, in CSS px: Material's 48 dp (Apple asks
+# 44 pt). On a phone (`sample(..., touch=True)`) the targets a finger must hit
+# are at least this large wherever the viewport leaves room.
+TOUCH_TARGET = 48
+
+
+def touch_size(size: int, touch: bool) -> int:
+    """`size` raised to TOUCH_TARGET on a touch screen. Called after the size is
+    drawn, so that the RNG's draws, and every pointer-sized control, stay as they were."""
+    return max(size, TOUCH_TARGET) if touch else size
 
 
 @dataclass(frozen=True)
@@ -45,13 +57,25 @@ class ComponentType(ABC):
     # so that points just outside the goal box (inside core) must not yield the
     # goal. False where the region is not a rectangle (a knob's ring sector).
     goal_box_is_region: ClassVar[bool] = True
+    # What a finger gets on a phone (sample(touch=True)); tests/test_mobile.py checks it.
+    # "target": the goal is a discrete target, TOUCH_TARGET or more on both sides.
+    # "band": the goal is fine along the axis that sets the value (a slider's x)
+    #   and TOUCH_TARGET or more across it (the goal box's longer side).
+    # "grab": the goal is fine along both axes (a pan to a spot): the element the
+    #   drag starts on (the `now` box) is TOUCH_TARGET or more on both sides.
+    touch_goal: ClassVar[Literal["target", "band", "grab"]] = "target"
 
     @abstractmethod
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         """Draw parameters and a goal reachable from the current state in one gesture.
 
         Every random number comes from `rng`; `viewport` is (width, height) in CSS px
-        and bounds the control's size.
+        and bounds the control's size. `touch` (a phone) makes every target a
+        finger must hit at least TOUCH_TARGET CSS px across where the viewport
+        leaves room (`touch_size`); a fine-grained goal stays fine along the
+        axis that sets the value, and gets the finger's size across it. Without
+        `touch` a seed gives the parameters it always gave.
         """
 
     @abstractmethod

@@ -6,7 +6,9 @@ dot shows that slide at once, so any slide is one action away. The goal is
 never the current slide nor its neighbour: the prev/next arrows work too (one
 slide back or forth, stopping at the ends), so a neighbour would be reachable
 outside the goal box, which is the goal's dot alone. The state is the shown slide's index,
-0-based (instructions count from 1 or name the slide's title).
+0-based (instructions count from 1 or name the slide's title). On a phone each dot
+sits in a TOUCH_TARGET square that takes its taps, the squares edge to edge, and a
+deck has only as many slides as the card's width holds squares.
 """
 
 from __future__ import annotations
@@ -16,7 +18,15 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor, size_within
+from widgets.base import (
+    STAGE_MARGIN,
+    TOUCH_TARGET,
+    ComponentType,
+    Sample,
+    choose,
+    sample_anchor,
+    size_within,
+)
 
 # (card title, noun, slides as (title, caption)).
 _DECKS = (
@@ -82,7 +92,8 @@ class Carousel(ComponentType):
     family = "view_manipulation"
     gesture = "tap"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         title, noun, pool = choose(rng, _DECKS)
         count = min(int(rng.integers(_COUNT[0], _COUNT[1] + 1)), len(pool))
         chosen = rng.choice(len(pool), size=count, replace=False)
@@ -99,6 +110,12 @@ class Carousel(ComponentType):
         gap = int(rng.integers(_GAP[0], _GAP[1] + 1))
         width = size_within(rng, _WIDTH, viewport[0] - 2 * STAGE_MARGIN - _CHROME_W)
         height = size_within(rng, _HEIGHT, viewport[1] - 2 * STAGE_MARGIN - _CHROME_H - dot)
+        if touch:
+            # Each dot sits in a TOUCH_TARGET square, the squares edge to edge (a
+            # gap would only be a strip a tap is moved out of), as many as the
+            # card's width holds; the dot keeps its drawn size inside.
+            count = min(count, width // TOUCH_TARGET)
+            slides, gap = slides[:count], 0
         current = int(rng.integers(count))
         # Not the current slide nor a neighbour: an arrow would reach those too,
         # and only the dot is the goal box.
@@ -108,6 +125,8 @@ class Carousel(ComponentType):
             "title": title, "noun": noun, "slides": slides, "dot": dot, "gap": gap,
             "width": width, "height": height, "anchor": sample_anchor(rng),
         }
+        if touch:
+            params["hit"] = TOUCH_TARGET
         return Sample(params, current, goal)
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:

@@ -12,7 +12,9 @@ grid, clamped to the axis range; p1's x does not matter once the drag has
 begun (the pointer is captured). A press in another column drags that
 column's point instead. The goal region in the target's column is therefore a
 horizontal band of the column. Steps are sampled so that every value owns at
-least 5 px of the y axis (a whole number of pixels per step).
+least 5 px of the y axis (a whole number of pixels per step). On a phone every
+column is TOUCH_TARGET px wide or more, with fewer categories where the screen
+is too narrow for them all.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import numpy as np
 from finestate_env.schema import Instructions
 from widgets.base import (
     STAGE_MARGIN,
+    TOUCH_TARGET,
     ComponentType,
     Sample,
     choose,
@@ -32,6 +35,7 @@ from widgets.base import (
     same_grid_point,
     sample_anchor,
     step_decimals,
+    touch_size,
 )
 
 # (title, subtitle, min, max, tick interval, step options): gridlines at the ticks.
@@ -85,8 +89,10 @@ class ChartPoint(ComponentType):
     name = "chart_point"
     family = "numeric_range"
     gesture = "drag"
+    touch_goal = "band"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         title, subtitle, lo, hi, tick, step_options = choose(rng, _SERIES)
         max_height = min(300, viewport[1] - 2 * STAGE_MARGIN - _CHROME_HEIGHT)
         fitting = [s for s in step_options
@@ -97,9 +103,13 @@ class ChartPoint(ComponentType):
         most = max(_MIN_PX_PER_STEP, min(_MAX_PX_PER_STEP, max_height // steps))
         px_per_step = int(rng.integers(min(fewest, most), most + 1))
         labels, names = _categories(rng, int(rng.integers(_COUNT[0], _COUNT[1] + 1)))
+        room = viewport[0] - 2 * STAGE_MARGIN - _CHROME_WIDTH
+        if touch:  # the first categories that fit a finger's columns
+            labels, names = labels[:room // TOUCH_TARGET], names[:room // TOUCH_TARGET]
         count = len(labels)
-        fit = (viewport[0] - 2 * STAGE_MARGIN - _CHROME_WIDTH) // count
+        fit = room // count
         column = 2 * (min(fit, int(rng.integers(_COLUMN[0], _COLUMN[1] + 1))) // 2)
+        column = touch_size(column, touch)
         # A random walk on the step grid, so the line looks like data.
         walk = [int(rng.integers(steps // 5, steps - steps // 5 + 1))]
         for _ in range(count - 1):

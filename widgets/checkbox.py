@@ -8,6 +8,11 @@ goal is the current set with the target toggled, so only a click on the
 target's clickable element reaches it; a click on another item toggles that
 item instead (a different set), a click on the rest of the row (the blank
 space, the muted count) does nothing.
+
+On a phone (touch) each clickable element is at least `hit` CSS px each way
+(the square keeps its size inside it, as Material's 18 dp box sits in a 48 dp
+target), and so is each row; a card with no room for that takes fewer items.
+There the elements touch row to row, and all are as wide as the widest.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor
+from widgets.base import TOUCH_TARGET, ComponentType, Sample, choose, sample_anchor, touch_size
 
 # (card title, its labels, whether rows show a muted count on the right)
 _GROUPS = (
@@ -45,6 +50,8 @@ _WIDTH = (240, 320)
 _ROW_PX = (28, 40)
 _BOX_PX = (16, 18, 20)
 _CHAR_PX = 10  # a generous width of one 14 px character in any theme font
+# The card's height besides its rows: 2 border + 24 padding + 24 title (+ 24 hint).
+_OVERHEAD, _OVERHEAD_HINT = 50, 74
 
 
 class Checkbox(ComponentType):
@@ -52,9 +59,12 @@ class Checkbox(ComponentType):
     family = "toggle_option"
     gesture = "tap"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         title, pool, with_counts = choose(rng, _GROUPS)
         count = int(rng.integers(_COUNT[0], min(_COUNT[1], len(pool)) + 1))
+        if touch:  # finger-sized rows under the tallest overhead (a hint), at least one
+            count = max(1, min(count, (viewport[1] - 16 - _OVERHEAD_HINT) // TOUCH_TARGET))
         labels = [pool[i] for i in rng.permutation(len(pool))[:count]]
         target = int(rng.integers(count))
         checked = [bool(rng.integers(2)) for _ in range(count)]
@@ -65,14 +75,15 @@ class Checkbox(ComponentType):
         need = 34 + box + 8 + _CHAR_PX * max(len(label) for label in labels) + (48 if counts else 0)
         width = max(need, int(rng.integers(_WIDTH[0], _WIDTH[1] + 1)))
         width = min(width, viewport[0] - 16)
-        # Height: 2 border + 24 padding + 24 title (+ 24 hint) + the rows.
-        overhead = 50 + (24 if hint else 0)
+        overhead = _OVERHEAD_HINT if hint else _OVERHEAD
         row = int(rng.integers(_ROW_PX[0], _ROW_PX[1] + 1))
-        row = max(24, min(row, (viewport[1] - 16 - overhead) // count))
+        row = touch_size(max(24, min(row, (viewport[1] - 16 - overhead) // count)), touch)
         params = {
             "title": title, "hint": hint, "labels": labels, "counts": counts, "target": target,
             "width": width, "row": row, "box": box, "anchor": sample_anchor(rng),
         }
+        if touch:
+            params["hit"] = TOUCH_TARGET
         current = sorted(label for label, on in zip(labels, checked, strict=True) if on)
         goal = sorted(set(current) ^ {labels[target]})
         return Sample(params, current, goal)

@@ -15,7 +15,14 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, distinct_pair, sample_anchor
+from widgets.base import (
+    ComponentType,
+    Sample,
+    choose,
+    distinct_pair,
+    sample_anchor,
+    touch_size,
+)
 
 _SHADES = ("50", "100", "200", "300", "400", "500", "600", "700", "800", "900")
 # The Material Design (2014) palette: one hex per shade of _SHADES.
@@ -59,16 +66,22 @@ class ColorPicker(ComponentType):
     family = "specific_data"
     gesture = "tap"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         columns = int(rng.integers(_COLUMNS[0], _COLUMNS[1] + 1))
         rows = int(rng.integers(_ROWS[0], _ROWS[1] + 1))
-        hues = sorted(int(i) for i in rng.choice(len(_HUES), columns, replace=False))
+        drawn_hues = rng.choice(len(_HUES), columns, replace=False)
         shades = sorted(int(i) for i in rng.choice(len(_SHADES), rows, replace=False))
-        swatches = [[f"{_HUES[h]} {_SHADES[s]}", _hex(_HUES[h], s)] for s in shades for h in hues]
         gap = int(rng.integers(_GAP_PX[0], _GAP_PX[1] + 1))
         # The popup adds 18 px of padding and border, the page margin 16 px.
-        fit = (viewport[0] - 34 + gap) // columns - gap
-        swatch = max(12, min(fit, int(rng.integers(_SWATCH_PX[0], _SWATCH_PX[1] + 1))))
+        room = viewport[0] - 34 + gap
+        swatch = max(12, min(room // columns - gap,
+                             int(rng.integers(_SWATCH_PX[0], _SWATCH_PX[1] + 1))))
+        if touch:  # finger-sized swatches: fewer hues where the page has no room for them
+            swatch = touch_size(swatch, touch)
+            columns = min(columns, room // (swatch + gap))
+        hues = sorted(int(i) for i in drawn_hues[:columns])
+        swatches = [[f"{_HUES[h]} {_SHADES[s]}", _hex(_HUES[h], s)] for s in shades for h in hues]
         current, goal = distinct_pair(rng, 0, len(swatches))  # any swatch but the current one
         params = {
             "label": choose(rng, _LABELS), "columns": columns, "swatch": swatch, "gap": gap,

@@ -17,13 +17,23 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, distinct_pair, sample_anchor
+from widgets.base import (
+    STAGE_MARGIN,
+    TOUCH_TARGET,
+    ComponentType,
+    Sample,
+    choose,
+    distinct_pair,
+    sample_anchor,
+    touch_size,
+)
 
 _LABELS = ("Departure", "Return", "Due date", "Birthday", "Start date", "End date", "Check-in",
            "Check-out", "Delivery date", "Appointment", "Deadline", "Invoice date")
 _FORMATS = ("iso", "dmy", "us", "long")  # how the field writes the date; see date_picker.js
 _YEARS = (2020, 2030)
 _CELL_PX = (32, 40)
+_POPUP_PAD_X = 12  # date_picker.css: the popup's side padding, inside a 1 px border
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December")
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -45,7 +55,8 @@ class DatePicker(ComponentType):
     family = "specific_data"
     gesture = "tap"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         year = int(rng.integers(_YEARS[0], _YEARS[1] + 1))
         month = int(rng.integers(1, 13))
         days = calendar.monthrange(year, month)[1]
@@ -55,8 +66,14 @@ class DatePicker(ComponentType):
         cell = max(20, min(fit, int(rng.integers(_CELL_PX[0], _CELL_PX[1] + 1))))
         params = {
             "label": choose(rng, _LABELS), "week_start": choose(rng, (0, 1)),
-            "format": choose(rng, _FORMATS), "cell": cell, "anchor": sample_anchor(rng),
+            "format": choose(rng, _FORMATS), "cell": touch_size(cell, touch),
+            "anchor": sample_anchor(rng),
         }
+        if touch:
+            # Seven finger-sized cells take 336 of the 344 px a 360 px phone leaves:
+            # the popup's side padding gives way, and the month arrows grow too.
+            free = viewport[0] - 2 * STAGE_MARGIN - 2 - 7 * params["cell"]
+            params.update(pad=max(0, min(_POPUP_PAD_X, free // 2)), nav=TOUCH_TARGET)
         return Sample(params, date(year, month, current).isoformat(),
                       date(year, month, goal).isoformat())
 

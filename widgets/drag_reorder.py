@@ -16,7 +16,15 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, distinct_pair, sample_anchor
+from widgets.base import (
+    STAGE_MARGIN,
+    ComponentType,
+    Sample,
+    choose,
+    distinct_pair,
+    sample_anchor,
+    touch_size,
+)
 
 # (title, labels): the list shows 4-7 distinct labels of one theme.
 _LISTS = (
@@ -44,10 +52,14 @@ class DragReorder(ComponentType):
     name = "drag_reorder"
     family = "view_manipulation"
     gesture = "drag"
+    # The drop slot is fine along y (a row's pitch, half a row at the ends); the
+    # rows a finger grabs are TOUCH_TARGET tall on a phone.
+    touch_goal = "band"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         title, pool = choose(rng, _LISTS)
-        row_height = int(rng.integers(_ROW_HEIGHT[0], _ROW_HEIGHT[1] + 1))
+        row_height = touch_size(int(rng.integers(_ROW_HEIGHT[0], _ROW_HEIGHT[1] + 1)), touch)
         gap = int(rng.integers(_GAP[0], _GAP[1] + 1))
         free = viewport[1] - 2 * STAGE_MARGIN - _CHROME_HEIGHT + gap
         fits = max(2, free // (row_height + gap))  # a small viewport shortens the list

@@ -7,7 +7,9 @@ scale sweeping -135..+135 degrees, rounded to the nearest step; angles in the
 bottom gap clamp to the nearer end, and p1 within a quarter radius of the centre
 leaves the value as the drag last set it. The goal region is therefore a ring
 sector (a wedge minus the centre), which no rectangle fills. Steps are sampled
-so that every value owns a wedge of at least 7.5 degrees.
+so that every value owns a wedge of at least 7.5 degrees. On a phone a press
+grabs the indicator tip within TOUCH_TARGET px around it (a wedge that fine
+holds no finger-sized rectangle, so the tip is what is finger-sized).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from widgets.base import (
     Sample,
     choose,
     sample_anchor,
+    touch_size,
 )
 
 # (min, max, step, unit): 12 to 36 steps each, fine-grained but each wedge >= 7.5 degrees.
@@ -31,6 +34,7 @@ _RANGES = (
 _LABELS = ("Volume", "Gain", "Bass", "Treble", "Reverb", "Drive", "Mix", "Tempo",
            "Resonance", "Cutoff", "Intensity", "Fan speed")
 _RADIUS = (50, 80)
+_TIP = 10  # the indicator tip's dot, all a press on it grabs with a mouse
 
 
 class Knob(RangeType):
@@ -38,8 +42,10 @@ class Knob(RangeType):
     family = "numeric_range"
     gesture = "drag"
     goal_box_is_region = False
+    touch_goal = "grab"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         lo, hi, step, unit = choose(rng, _RANGES)
         steps = round((hi - lo) / step)
         # The card is the dial plus ~120 px of label, ticks and readout: keep it on screen.
@@ -50,6 +56,8 @@ class Knob(RangeType):
             "label": choose(rng, _LABELS), "min": lo, "max": top,
             "step": step, "unit": unit, "radius": radius, "anchor": sample_anchor(rng),
         }
+        if touch:
+            params["grab"] = touch_size(_TIP, touch)
         return Sample(params, current, goal)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:

@@ -23,6 +23,7 @@ from widgets.base import (
     distinct_pair,
     sample_anchor,
     size_within,
+    touch_size,
 )
 
 # (label, noun, options in their natural order): a sample keeps that order.
@@ -81,7 +82,8 @@ class ListBox(ComponentType):
     family = "specific_data"
     gesture = "tap"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         label, noun, pool = choose(rng, _LISTS)
         row_height = int(rng.integers(_ROW_HEIGHT[0], _ROW_HEIGHT[1] + 1))
         free = viewport[1] - 2 * STAGE_MARGIN - _CHROME_HEIGHT
@@ -89,8 +91,10 @@ class ListBox(ComponentType):
             row_height = _ROW_HEIGHT[0]
         fits = max(2, free // row_height)
         count = min(int(rng.integers(_COUNT[0], _COUNT[1] + 1)), fits, len(pool))
-        picked = sorted(int(i) for i in rng.choice(len(pool), size=count, replace=False))
-        options = [pool[i] for i in picked]
+        drawn = rng.choice(len(pool), size=count, replace=False)
+        row_height = touch_size(row_height, touch)
+        count = min(count, max(2, free // row_height))  # finger-sized rows: fewer where needed
+        options = [pool[i] for i in sorted(int(i) for i in drawn[:count])]
         current, goal = distinct_pair(rng, 0, count)  # any option but the current one
         width = size_within(rng, _WIDTH, viewport[0] - 2 * STAGE_MARGIN)
         params = {

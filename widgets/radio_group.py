@@ -7,6 +7,11 @@ click anywhere on it selects that option. The rows are laid edge to edge,
 stacked (vertical) or side by side (horizontal), so the union of the rows is one
 rectangle and each row is exactly the region that selects its option. The goal
 is any other option of the group.
+
+On a phone (touch) each row is at least TOUCH_TARGET CSS px high (its circle
+keeps its size, as Material's 20 dp radio sits in a 48 dp target); side by side
+a row is wider than that anyway (circle, 8 px gap, text, 24 px trail). A card
+with no room for its stacked rows takes fewer options.
 """
 
 from __future__ import annotations
@@ -16,7 +21,15 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, distinct_pair, sample_anchor
+from widgets.base import (
+    TOUCH_TARGET,
+    ComponentType,
+    Sample,
+    choose,
+    distinct_pair,
+    sample_anchor,
+    touch_size,
+)
 
 # (question, a short name for instructions, options, a muted detail per option or None)
 _GROUPS = (
@@ -46,6 +59,8 @@ _WIDTH = (240, 360)
 _ROW_PX = (30, 40)
 _CIRCLE_PX = (16, 18, 20)
 _CHAR_PX = 10  # a generous width of one 14 px character in any theme font
+# The card's height besides its rows: 2 border + 24 padding + 28 question (+ 24 hint).
+_OVERHEAD, _OVERHEAD_HINT = 54, 78
 
 
 class RadioGroup(ComponentType):
@@ -53,9 +68,12 @@ class RadioGroup(ComponentType):
     family = "toggle_option"
     gesture = "tap"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         question, short, pool, details = choose(rng, _GROUPS)
         count = int(rng.integers(_COUNT[0], min(_COUNT[1], len(pool)) + 1))
+        if touch:  # finger-sized stacked rows under the tallest overhead (a hint)
+            count = max(2, min(count, (viewport[1] - 16 - _OVERHEAD_HINT) // TOUCH_TARGET))
         keep = sorted(int(i) for i in rng.permutation(len(pool))[:count])  # in the pool's order
         options = [pool[i] for i in keep]
         circle = int(choose(rng, _CIRCLE_PX))
@@ -75,11 +93,10 @@ class RadioGroup(ComponentType):
         need = 34 + (0 if horizontal else 8 + circle + longest)
         need = max(need, 34 + _CHAR_PX * len(question))
         width = min(max(need, int(rng.integers(_WIDTH[0], _WIDTH[1] + 1))), viewport[0] - 16)
-        # Height: 2 border + 24 padding + 28 question (+ 24 hint) + the rows.
-        overhead = 54 + (24 if hint else 0)
+        overhead = _OVERHEAD_HINT if hint else _OVERHEAD
         rows = 1 if horizontal else count
         row = int(rng.integers(_ROW_PX[0], _ROW_PX[1] + 1))
-        row = max(24, min(row, (viewport[1] - 16 - overhead) // rows))
+        row = touch_size(max(24, min(row, (viewport[1] - 16 - overhead) // rows)), touch)
         current, goal = distinct_pair(rng, 0, count)  # any option but the current one
         params = {
             "question": question, "name": short, "options": options, "details": details,

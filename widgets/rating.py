@@ -25,6 +25,7 @@ from widgets.base import (
     choose,
     same_grid_point,
     sample_anchor,
+    touch_size,
 )
 
 # (card title, rated aspects).
@@ -43,16 +44,17 @@ _CAPTION_PX = 80  # rating.css .fs-rate-caption
 _SPACING = 12  # between label, stars and caption in a row, and between rows
 
 
-def _fit(layout: str, count: int, stars: int, size: int, gap: int, label_px: int
-         ) -> tuple[int, int]:
-    """(width, height) of the card in px, as rating.css lays it out."""
+def _fit(layout: str, count: int, stars: int, size: int, gap: int, label_px: int,
+         hit: int) -> tuple[int, int]:
+    """(width, height) of the card in px, as rating.css lays it out; `hit` is the
+    height of the stars' hit elements (and so of the row of stars)."""
     row_stars = stars * size + (stars - 1) * gap
     if layout == "inline":
         width = label_px + _SPACING + row_stars + _SPACING + _CAPTION_PX
-        row = max(size, 20)
+        row = max(hit, 20)
     else:  # stacked: label and caption on a line, the stars below
         width = max(row_stars, label_px + _SPACING + _CAPTION_PX)
-        row = 20 + 6 + size
+        row = 20 + 6 + hit
     return (width + _CARD_CHROME[0],
             count * row + (count - 1) * _SPACING + _CARD_CHROME[1])
 
@@ -66,8 +68,11 @@ class Rating(ComponentType):
     name = "rating"
     family = "specific_data"
     gesture = "tap"
+    # A half star is fine along x: on a phone its hit element is a finger high.
+    touch_goal = "band"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         title, pool = choose(rng, _DOMAINS)
         stars = int(choose(rng, (5, 5, 10)))
         step = 0.5 if stars == 5 else 1
@@ -81,14 +86,19 @@ class Rating(ComponentType):
         layout = choose(rng, ("inline", "inline", "stacked"))
         room = (viewport[0] - 16, viewport[1] - 16)  # the stage keeps an 8 px margin
 
+        # A star keeps its drawn size; on a phone its hit elements reach a finger's
+        # height above and below it (a half star is fine along x alone).
+        def hit() -> int:
+            return touch_size(size, touch)
+
         def fits() -> bool:
-            width, height = _fit(layout, count, stars, size, gap, label_px)
+            width, height = _fit(layout, count, stars, size, gap, label_px, hit())
             return width <= room[0] and height <= room[1]
 
         if not fits():
             layout = "stacked"
         while not fits():  # a small viewport: fewer rows, then smaller, tighter stars
-            if _fit(layout, count, stars, size, gap, label_px)[1] > room[1] and count > 2:
+            if _fit(layout, count, stars, size, gap, label_px, hit())[1] > room[1] and count > 2:
                 count -= 1
             elif gap > 0:
                 gap -= 2
@@ -107,7 +117,7 @@ class Rating(ComponentType):
             goal_k += goal_k >= current_k
         values = [None if i == target else _value(int(rng.integers(steps + 1)), step)
                   for i in range(count)]
-        width, _ = _fit(layout, count, stars, size, gap, label_px)
+        width, _ = _fit(layout, count, stars, size, gap, label_px, hit())
         params = {
             "title": title, "labels": labels, "values": values, "target": target,
             "stars": stars, "step": step, "size": size, "gap": gap, "layout": layout,
@@ -115,6 +125,8 @@ class Rating(ComponentType):
             "width": int(min(room[0], width + rng.integers(0, 81))),
             "anchor": sample_anchor(rng),
         }
+        if touch:
+            params["hit"] = hit()
         return Sample(params, _value(current_k, step), _value(goal_k, step))
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:

@@ -21,7 +21,15 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor, size_within
+from widgets.base import (
+    STAGE_MARGIN,
+    ComponentType,
+    Sample,
+    choose,
+    sample_anchor,
+    size_within,
+    touch_size,
+)
 
 _STEPS = (4, 8, 10, 16, 20)
 _HANDLE = (6, 10)
@@ -77,8 +85,12 @@ class ResizablePane(ComponentType):
     name = "resizable_pane"
     family = "view_manipulation"
     gesture = "drag"
+    # The size is fine along the drag's axis (one snap step); the band spans the
+    # container across it, and the handle a finger grabs is TOUCH_TARGET wide.
+    touch_goal = "band"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         width = size_within(rng, _WIDTH, viewport[0] - 2 * STAGE_MARGIN - _CHROME_W)
         height = size_within(rng, _HEIGHT, viewport[1] - 2 * STAGE_MARGIN - _CHROME_H)
         side = choose(rng, ("left", "left", "right", "bottom"))
@@ -114,7 +126,8 @@ class ResizablePane(ComponentType):
         params = {
             "side": side, "pane": choose(rng, _PANES[side]), "project": project,
             "width": width, "height": height, "min": lo, "max": hi, "step": step,
-            "handle": int(rng.integers(_HANDLE[0], _HANDLE[1] + 1)), "other": other,
+            "handle": touch_size(int(rng.integers(_HANDLE[0], _HANDLE[1] + 1)), touch),
+            "other": other,
             "other_pane": choose(rng, _PANES[other[0]]) if other else None,
             # What the panes show: part of a project tree, a window of code, ...
             "tree": [list(entry) for entry in _TREE[:int(rng.integers(9, len(_TREE) + 1))]],

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor
+from widgets.base import STAGE_MARGIN, TOUCH_TARGET, ComponentType, Sample, choose, sample_anchor
 
 # (list title, row label prefix, first number range, detail pool, right column kind)
 _LISTS = (
@@ -54,17 +54,21 @@ _CHROME_W = 2 + 2 * 16
 _CHROME_H = 2 + 2 * 12 + 20 + 8 + 28 + 8 + 20
 
 
-def thumb_height(track: int, visible: int, rows: int) -> int:
-    """The thumb's height: the visible share of the track, at least _MIN_THUMB px."""
-    return max(_MIN_THUMB, round(track * visible / rows))
+def thumb_height(track: int, visible: int, rows: int, minimum: int = _MIN_THUMB) -> int:
+    """The thumb's height: the visible share of the track, at least `minimum` px."""
+    return max(minimum, round(track * visible / rows))
 
 
 class Scrollbar(ComponentType):
     name = "scrollbar"
     family = "view_manipulation"
     gesture = "drag"
+    # The first row is fine along y (a few px per row); on a phone the track
+    # takes presses across TOUCH_TARGET px, as a fast-scroll handle does.
+    touch_goal = "band"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         title, prefix, numbers, details, right = choose(rng, _LISTS)
         row_height = int(rng.integers(_ROW_HEIGHT[0], _ROW_HEIGHT[1] + 1))
         room = min(420, viewport[1] - 2 * STAGE_MARGIN - _CHROME_H)
@@ -72,11 +76,12 @@ class Scrollbar(ComponentType):
         if visible < 4:  # a very short screen: smaller rows
             row_height, visible = 28, max(3, room // 28)
         track = visible * row_height
+        min_thumb = TOUCH_TARGET if touch else _MIN_THUMB  # a thumb a finger can hold
         # As many rows as the track allows at the sampled px per step, within _ROWS.
         px_per_row = float(rng.uniform(*_PX_PER_ROW))
-        rows = int(min(_ROWS[1], visible + (track - _MIN_THUMB) // px_per_row))
+        rows = int(min(_ROWS[1], visible + (track - min_thumb) // px_per_row))
         rows = max(rows, _ROWS[0])
-        while rows > visible + 1 and (track - thumb_height(track, visible, rows)) \
+        while rows > visible + 1 and (track - thumb_height(track, visible, rows, min_thumb)) \
                 / (rows - visible) < 5:
             rows -= 1
         max_first = rows - visible
@@ -95,7 +100,7 @@ class Scrollbar(ComponentType):
             "title": title, "prefix": prefix, "start": start, "rows": rows,
             "visible": visible, "row_height": row_height, "width": width,
             "track_width": int(rng.integers(_TRACK_WIDTH[0], _TRACK_WIDTH[1] + 1)),
-            "thumb": thumb_height(track, visible, rows),
+            "thumb": thumb_height(track, visible, rows, min_thumb),
             "details": [choose(rng, details) for _ in range(rows)], "extra": extra,
             "columns": ["Number", "Customer" if title == "Invoices" else
                         "Status" if title == "Orders" else
@@ -103,6 +108,11 @@ class Scrollbar(ComponentType):
                         "Amount" if right == "amount" else "Date"],
             "anchor": sample_anchor(rng),
         }
+        if touch:
+            # The drawn bar keeps its width; the strip that takes the press
+            # reaches over the list's right edge to TOUCH_TARGET px, and the
+            # thumb is at least as tall.
+            params["hit"] = max(TOUCH_TARGET, params["track_width"])
         return Sample(params, current, goal)
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:

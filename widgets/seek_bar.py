@@ -10,7 +10,8 @@ the playhead there), drag, release at p1. The position is set by p1's x alone,
 rounded to the nearest seek step and clamped to [0, duration], so the goal
 region is a vertical band of the track. The play button is a distractor: it
 never changes the position. Steps are sampled so that every position owns at
-least 5 px of track.
+least 5 px of track. On a phone the band a finger presses and the play button
+are TOUCH_TARGET px tall.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from widgets.base import (
     distinct_pair,
     same_grid_point,
     sample_anchor,
+    touch_size,
 )
 
 # (title, subtitle, noun): what is playing.
@@ -51,7 +53,10 @@ _LONG_STEPS = (24, 180)   # 5 s steps: clips of 2:00 to 15:00
 _CHROME = 2 * 16 + 2  # card padding and border, horizontally
 _HEADS = (12, 14, 16)  # even, so the rail starts on a whole pixel
 _TIME = 48  # the elapsed and total labels, fixed width
-_INLINE_EXTRA = 32 + 8 + _TIME + 8 + 8 + _TIME  # play button, labels and gaps in one row
+_BAND = 20  # the hit band's height with a mouse
+_PLAY = 32  # the play button's size with a mouse
+_INLINE_EXTRA = _PLAY + 8 + _TIME + 8 + 8 + _TIME  # play button, labels and gaps in one row
+_STACKED_HEIGHT = 160  # what a stacked card needs besides its poster, and some spare
 
 
 def clock(seconds: int) -> str:
@@ -63,14 +68,18 @@ class SeekBar(ComponentType):
     name = "seek_bar"
     family = "numeric_range"
     gesture = "drag"
+    touch_goal = "band"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         title, subtitle, noun = choose(rng, _MEDIA)
         head = choose(rng, _HEADS)
         room = viewport[0] - 2 * STAGE_MARGIN - _CHROME - head
         inline_room = min(900, room - _INLINE_EXTRA)
         inline = inline_room >= 240 and bool(rng.integers(2))
-        max_track = inline_room if inline else min(900, room)
+        band, play = touch_size(_BAND, touch), touch_size(_PLAY, touch)
+        # A finger's play button takes its growth from an inline row's track.
+        max_track = inline_room - (play - _PLAY) if inline else min(900, room)
         max_steps = max_track // 5
         short = bool(rng.integers(2)) and max_steps >= _SHORT_STEPS[0]
         bounds = _SHORT_STEPS if short else _LONG_STEPS
@@ -81,13 +90,16 @@ class SeekBar(ComponentType):
         current_k, goal_k = distinct_pair(rng, 0, steps + 1)  # any position but the current one
         video = noun == "video"
         # A poster for videos; it must leave room for the bar on small viewports.
-        poster = int(min(rng.integers(120, 200), viewport[1] - 2 * STAGE_MARGIN - 160))
+        height = _STACKED_HEIGHT + (band - _BAND) + (play - _PLAY)
+        poster = int(min(rng.integers(120, 200), viewport[1] - 2 * STAGE_MARGIN - height))
         params = {
             "title": title, "subtitle": subtitle, "noun": noun, "duration": steps * step,
             "step": step, "track": track, "head": head, "layout": "inline" if inline else
             "stacked", "poster": poster if video else 0,
             "buffered": round(float(rng.uniform(0.3, 1.0)), 3), "anchor": sample_anchor(rng),
         }
+        if touch:
+            params.update(hit=band, play=play)
         return Sample(params, current_k * step, goal_k * step)
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:

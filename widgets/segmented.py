@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor
+from widgets.base import ComponentType, Sample, choose, sample_anchor, touch_size
 
 # (label, segments); a group shows a contiguous run of at least two of them.
 _GROUPS = (
@@ -49,7 +49,8 @@ class Segmented(ComponentType):
     family = "toggle_option"
     gesture = "tap"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         room = viewport[0] - 16 - 34  # inside the card's border and padding
         n_groups = 2 if rng.random() < 0.4 else 1
         picks = [int(i) for i in rng.permutation(len(_GROUPS))[:n_groups]]
@@ -60,12 +61,12 @@ class Segmented(ComponentType):
             count = int(rng.integers(2, len(pool) + 1))
             # Equal widths, each fitting the widest text: on a narrow page, fewer segments.
             fit = 20 + _CHAR_PX * max(len(s) for s in pool)
-            count = max(2, min(count, room // fit))
+            count = max(2, min(count, room // touch_size(fit, touch)))
             start = int(rng.integers(len(pool) - count + 1))
             segments = list(pool[start:start + count])
             fit = 20 + _CHAR_PX * max(len(s) for s in segments)
             width = max(fit, int(rng.integers(_SEGMENT_PX[0], _SEGMENT_PX[1] + 1)))
-            width = min(width, room // count)
+            width = min(touch_size(width, touch), room // count)
             groups.append({"label": label, "segments": segments, "segment": width})
             selected.append(segments[int(rng.integers(count))])
         target = int(rng.integers(n_groups))
@@ -79,7 +80,8 @@ class Segmented(ComponentType):
         width = max(34 + rows, int(rng.integers(_WIDTH[0], _WIDTH[1] + 1)))
         params = {
             "title": title, "width": min(width, viewport[0] - 16), "groups": groups,
-            "selected": selected, "target": target, "height": height, "anchor": sample_anchor(rng),
+            "selected": selected, "target": target, "height": touch_size(height, touch),
+            "anchor": sample_anchor(rng),
         }
         return Sample(params, segments[current], segments[goal])
 

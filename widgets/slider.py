@@ -4,6 +4,7 @@ One action: press on the control (the thumb, or anywhere on the track, which
 jumps the thumb there) at p0, drag, release at p1. The value is set by p1's x
 alone, rounded to the nearest step, so the goal region is a vertical band of the
 track. Steps are sampled so that every value owns at least 5 px of track.
+On a phone the band a finger presses is TOUCH_TARGET px tall, the thumb in its middle.
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ import numpy as np
 
 from finestate_env.schema import Instructions
 from widgets.base import (
+    STAGE_MARGIN,
     RangeType,
     Sample,
     choose,
     sample_anchor,
     step_decimals,
+    touch_size,
 )
 
 # (min, max, step, unit, labels): fine-grained ranges as in FineState-Bench,
@@ -34,17 +37,25 @@ _RANGES = (
     (0, 360, 5, "°", ("Rotation", "Hue", "Angle")),
 )
 _PX_PER_STEP = (5.0, 12.0)
+_THUMB = 20  # the thumb's size and, with a mouse, the hit band's height
+_CARD_CHROME = 2 * 16 + 2 * 1  # the card's padding and border, left and right (stage.css)
 
 
 class Slider(RangeType):
     name = "slider"
     family = "numeric_range"
     gesture = "drag"
+    touch_goal = "band"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         lo, hi, step, unit, labels = choose(rng, _RANGES)
         steps = round((hi - lo) / step)
-        max_track = min(1000, viewport[0] - 260)
+        # On a phone the slider spans the screen less the card's padding and
+        # border and the thumb's width beside the track (a 360 px phone: 290 px
+        # of track); elsewhere it leaves room around it as it always did.
+        reserve = 2 * STAGE_MARGIN + _CARD_CHROME + _THUMB if touch else 260
+        max_track = min(1000, viewport[0] - reserve)
         px_per_step = float(rng.uniform(*_PX_PER_STEP))
         track = int(min(max_track, max(200, steps * px_per_step)))
         if track / steps < _PX_PER_STEP[0]:  # too many steps for the viewport: coarser grid
@@ -57,6 +68,8 @@ class Slider(RangeType):
             "label": choose(rng, labels), "min": lo, "max": top,
             "step": step, "unit": unit, "track": track, "anchor": sample_anchor(rng),
         }
+        if touch:
+            params["hit"] = touch_size(_THUMB, touch)
         return Sample(params, current, goal)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:

@@ -14,6 +14,10 @@ Boxes: core is the target's pair of buttons, goal the one button that moves
 toward the goal, now the target's value display, loc the card. In the target
 configuration (the field already shows the goal) no button moves toward it, so
 the goal box there is the value display, where a click changes nothing.
+
+On a phone (touch) the buttons and the field are at least TOUCH_TARGET CSS px
+high and the buttons that wide; a card too narrow to put the label beside them
+stacks it above.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from widgets.base import (
     same_grid_point,
     sample_anchor,
     step_decimals,
+    touch_size,
 )
 
 # A field: (label, min, max options, step options, unit). The range is sampled
@@ -79,7 +84,8 @@ class Stepper(ComponentType):
     family = "numeric_range"
     gesture = "tap"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         title, pool = choose(rng, _GROUPS)
         count = int(rng.integers(_COUNT[0], _COUNT[1] + 1))
         picks = sorted(int(i) for i in rng.choice(len(pool), size=min(count, len(pool)),
@@ -98,9 +104,13 @@ class Stepper(ComponentType):
         height = int(rng.integers(_HEIGHT[0], _HEIGHT[1] + 1))
         chars = max(len(self._text(f[k], f)) for f in fields for k in ("min", "max"))
         field = chars * _CHAR_PX + 24 + int(rng.integers(0, 25))
-        controls = field + 2 * button
         room = viewport[0] - 2 * STAGE_MARGIN - _PADDING
-        inline = room >= _LABEL_MIN + 12 + controls and bool(rng.integers(4))
+        # Room for the label beside the controls is asked with the drawn buttons first,
+        # so that a seed draws the same numbers on a phone, then with a finger's.
+        inline = room >= _LABEL_MIN + 12 + field + 2 * button and bool(rng.integers(4))
+        button, height = touch_size(button, touch), touch_size(height, touch)
+        controls = field + 2 * button
+        inline = inline and room >= _LABEL_MIN + 12 + controls
         least = _LABEL_MIN + 12 + controls if inline else max(controls, 140)
         width = int(min(room, least + int(rng.integers(0, 81))))
         # Shrink the value field if even the stacked layout is too wide.

@@ -6,6 +6,10 @@ the state is the target's alone, so the goal (the opposite of the current
 state) is reached only by clicking the target's track. The neighbours give
 locating its meaning: the target is found by its label, not by being the only
 control on the page.
+
+On a phone (touch) each track is a hit area of `hit` CSS px each way (the pill
+keeps its look inside it, as Material's switch sits in a 48 dp target), and the
+rows are at least that tall.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor
+from widgets.base import TOUCH_TARGET, ComponentType, Sample, choose, sample_anchor
 
 _LABELS = ("Wi-Fi", "Bluetooth", "Airplane mode", "Auto-update", "Dark mode", "Notifications",
            "Location", "Mobile data", "Hotspot", "Do not disturb", "Auto-brightness", "NFC")
@@ -29,7 +33,8 @@ class Switch(ComponentType):
     family = "toggle_option"
     gesture = "tap"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         count = int(rng.integers(_COUNT[0], _COUNT[1] + 1))
         labels = [_LABELS[i] for i in rng.permutation(len(_LABELS))[:count]]
         target = int(rng.integers(count))
@@ -40,6 +45,8 @@ class Switch(ComponentType):
             "title": choose(rng, _TITLES), "labels": labels, "on": on, "target": target,
             "width": int(rng.integers(_WIDTH[0], _WIDTH[1] + 1)), "anchor": sample_anchor(rng),
         }
+        if touch:
+            params["hit"] = TOUCH_TARGET
         return Sample(params, current, not current)
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:

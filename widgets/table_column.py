@@ -1,9 +1,10 @@
 """Table column: a data table whose column widths are resized by dragging in the header.
 
 The table has 3-6 columns and 4-10 rows; every column's right border in the
-header carries a resize handle (6-8 px wide, straddling the border). The
-state is the width in px of one named column, on the table's resize step S
-(2, 4, 5, 8 or 10 px) and within [min, max].
+header carries a resize handle (6-8 px wide, straddling the border; on a phone
+the handles and the header row are TOUCH_TARGET px). The state is the width in
+px of one named column, on the table's resize step S (2, 4, 5, 8 or 10 px) and
+within [min, max].
 
 One action: press on the target column's resize handle at p0, drag, release
 at p1. While the button is down the pointer is captured, so y is ignored and
@@ -25,12 +26,14 @@ import numpy as np
 from finestate_env.schema import Instructions
 from widgets.base import (
     STAGE_MARGIN,
+    TOUCH_TARGET,
     ComponentType,
     Sample,
     choose,
     distinct_pair,
     on_grid_index,
     sample_anchor,
+    touch_size,
 )
 
 _COMPANIES = ("Acme Corp", "Northwind", "Globex", "Initech", "Umbrella", "Hooli", "Stark Ltd",
@@ -123,12 +126,18 @@ class TableColumn(ComponentType):
     name = "table_column"
     family = "view_manipulation"
     gesture = "drag"
+    # The width is fine along x (one step); on a phone the header row, across
+    # which the band runs, and the handle a finger grabs are TOUCH_TARGET or more.
+    touch_goal = "band"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         title, columns = choose(rng, _TABLES)
         step = int(choose(rng, _STEPS))
         available = viewport[0] - 2 * STAGE_MARGIN - _CHROME_WIDTH
         filler = int(rng.integers(_FILLER[0], _FILLER[1] + 1))
+        if touch:  # room in the header for the half of the last handle past its border
+            filler = max(filler, TOUCH_TARGET // 2)
         lo = int(np.ceil(int(rng.integers(_TARGET_MIN[0], _TARGET_MIN[1] + 1)) / step)) * step
         # Columns, most first, until the others and the target's full range fit.
         count = int(rng.integers(_COLUMNS[0], min(_COLUMNS[1], len(columns)) + 1))
@@ -161,7 +170,7 @@ class TableColumn(ComponentType):
             others = sum(w for w in widths if w is not None)
         current_k, goal_k = distinct_pair(rng, 0, steps + 1)  # any width but the current one
         row_count = int(rng.integers(_ROWS[0], _ROWS[1] + 1))
-        header = int(rng.integers(_HEADER_PX[0], _HEADER_PX[1] + 1))
+        header = touch_size(int(rng.integers(_HEADER_PX[0], _HEADER_PX[1] + 1)), touch)
         row_height = int(rng.integers(_ROW_PX[0], _ROW_PX[1] + 1))
         fit_rows = (viewport[1] - 2 * STAGE_MARGIN - _CHROME_HEIGHT - header) // row_height
         row_count = max(2, min(row_count, fit_rows))
@@ -172,7 +181,8 @@ class TableColumn(ComponentType):
             "cells": [[_cell(rng, kind) for kind in kinds] for _ in range(row_count)],
             "widths": widths, "target": target, "step": step, "min": lo, "max": hi,
             "table_width": others + hi + filler, "header_height": header,
-            "row_height": row_height, "handle": int(rng.integers(_HANDLE_PX[0], _HANDLE_PX[1] + 1)),
+            "row_height": row_height,
+            "handle": touch_size(int(rng.integers(_HANDLE_PX[0], _HANDLE_PX[1] + 1)), touch),
             "sorted": int(rng.integers(count)), "anchor": sample_anchor(rng),
         }
         return Sample(params, lo + current_k * step, lo + goal_k * step)

@@ -7,6 +7,9 @@ active tab's label; the goal is any other tab of the bar, so one click on it
 reaches the goal. Tabs are square hit elements (any rounded look is drawn by a
 pseudo-element), all drawn in one font weight, so the bar keeps its layout
 whichever tab is active.
+
+On a phone (touch) every tab is at least TOUCH_TARGET CSS px high and wide (a
+short label's tab grows to `hit`), and the bar keeps fewer tabs to fit them.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor
+from widgets.base import TOUCH_TARGET, ComponentType, Sample, choose, sample_anchor, touch_size
 
 # (panel title, tab labels in the order an app would show them).
 _DOMAINS = (
@@ -56,9 +59,11 @@ _CHAR_PX = 9.5
 _CARD_CHROME = 34  # card padding 2 x 16 and border 2 x 1 (stage.css .fs-card)
 
 
-def _bar_width(labels: list[str], pad: int, gap: int, style: str, fill: bool) -> float:
-    """An upper bound on the bar's width in px (tabs.css lays it out this way)."""
-    texts = [len(t) * _CHAR_PX + 2 * pad for t in labels]
+def _bar_width(labels: list[str], pad: int, gap: int, style: str, fill: bool,
+               least: int = 0) -> float:
+    """An upper bound on the bar's width in px (tabs.css lays it out this way), each
+    tab at least `least` px wide."""
+    texts = [max(least, len(t) * _CHAR_PX + 2 * pad) for t in labels]
     tabs = len(labels) * max(texts) if fill else sum(texts)
     return tabs + gap * (len(labels) - 1) + (8 if style == "pills" else 0)
 
@@ -68,27 +73,30 @@ class Tabs(ComponentType):
     family = "toggle_option"
     gesture = "tap"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         title, pool = choose(rng, _DOMAINS)
         style = choose(rng, _STYLES)
         gap = int(choose(rng, (4, 6, 8))) if style == "pills" else int(choose(rng, (0, 0, 2, 16)))
         pad = int(rng.integers(10, 19))
         fill = bool(rng.integers(2)) if style != "boxed" else False
         budget = viewport[0] - 16 - _CARD_CHROME  # the stage keeps an 8 px margin
+        least = TOUCH_TARGET if touch else 0  # a tab's narrowest width
         count = int(rng.integers(3, min(7, len(pool)) + 1))
         # Drop tabs (longest first) until the bar fits, then tighten the padding.
         picked = sorted(int(i) for i in rng.permutation(len(pool))[:count])
         while len(picked) > 3 and _bar_width([pool[i] for i in picked], pad, gap, style,
-                                             fill) > budget:
+                                             fill, least) > budget:
             picked.remove(max(picked, key=lambda i: (len(pool[i]), i)))
-        while pad > 6 and _bar_width([pool[i] for i in picked], pad, gap, style, fill) > budget:
+        while pad > 6 and _bar_width([pool[i] for i in picked], pad, gap, style, fill,
+                                     least) > budget:
             pad -= 2
-        if _bar_width([pool[i] for i in picked], pad, gap, style, fill) > budget:
+        if _bar_width([pool[i] for i in picked], pad, gap, style, fill, least) > budget:
             # Still too wide for a tiny viewport: the three shortest labels, tight.
             picked = sorted(sorted(range(len(pool)), key=lambda i: (len(pool[i]), i))[:3])
             gap, fill = min(gap, 4), False
         labels = [pool[i] for i in picked]
-        need = _bar_width(labels, pad, gap, style, fill) + _CARD_CHROME
+        need = _bar_width(labels, pad, gap, style, fill, least) + _CARD_CHROME
         width = int(min(viewport[0] - 16, max(need, rng.integers(300, 561))))
         lines = int(rng.integers(2, 5))
         contents = []
@@ -102,9 +110,11 @@ class Tabs(ComponentType):
         params = {
             "title": title, "labels": labels, "contents": contents, "lines": lines,
             "style": style, "gap": gap, "pad": pad, "fill": fill,
-            "tab_height": int(rng.integers(32, 45)), "width": width,
+            "tab_height": touch_size(int(rng.integers(32, 45)), touch), "width": width,
             "anchor": sample_anchor(rng),
         }
+        if touch:
+            params["hit"] = TOUCH_TARGET
         return Sample(params, labels[current], labels[goal])
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:

@@ -19,7 +19,15 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, distinct_pair, sample_anchor
+from widgets.base import (
+    STAGE_MARGIN,
+    TOUCH_TARGET,
+    ComponentType,
+    Sample,
+    choose,
+    distinct_pair,
+    sample_anchor,
+)
 
 _LABELS = ("Alarm", "Meeting start", "Reminder", "Wake-up", "Departure", "Pickup",
            "Lunch break", "Check-in", "Bedtime", "Class start", "Shift end", "Delivery slot")
@@ -45,8 +53,13 @@ class TimePicker(ComponentType):
     family = "specific_data"
     gesture = "tap"
     goal_box_is_region = False
+    # A minute's wedge is 6 degrees wide, fine along both axes away from the four
+    # quarter hours (no axis-aligned box in it is a finger long): on a phone the
+    # knob, Material's 48 dp selector handle, is what is finger-sized.
+    touch_goal = "grab"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         hour = int(rng.integers(24))
         current, goal = distinct_pair(rng, 0, 60)  # any minute but the current one
         wanted = int(rng.integers(_RADIUS[0], _RADIUS[1] + 1))
@@ -63,6 +76,8 @@ class TimePicker(ComponentType):
             "label": choose(rng, _LABELS), "title": choose(rng, _TITLES), "hour": hour,
             "radius": radius, "layout": layout, "anchor": sample_anchor(rng),
         }
+        if touch:
+            params["knob"] = TOUCH_TARGET
         return Sample(params, f"{hour:02d}:{current:02d}", f"{hour:02d}:{goal:02d}")
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:

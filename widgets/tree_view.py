@@ -24,7 +24,15 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor, size_within
+from widgets.base import (
+    STAGE_MARGIN,
+    TOUCH_TARGET,
+    ComponentType,
+    Sample,
+    choose,
+    sample_anchor,
+    size_within,
+)
 
 # (panel titles, folder names, file names). Folder names are drawn without
 # replacement, so every folder of a tree has a distinct name and an instruction
@@ -130,7 +138,8 @@ class TreeView(ComponentType):
         roots += [{"name": file_pool[int(k)]} for k in sorted(picked)]
         return roots
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         titles, folder_names, file_names = choose(rng, _THEMES)
         row = int(rng.integers(_ROW_PX[0], _ROW_PX[1] + 1))
         free = viewport[1] - 2 * STAGE_MARGIN - _CHROME_HEIGHT
@@ -138,6 +147,9 @@ class TreeView(ComponentType):
         row = max(_ROW_PX[0], min(row, free // (_ROWS[0] + 2)))
         max_rows = min(_ROWS[1], free // row)
         twisty = int(rng.integers(_TWISTY_PX[0], min(_TWISTY_PX[1], row - 4) + 1))
+        if touch:  # a phone's twisty fills a TOUCH_TARGET row, so fewer rows fit
+            row = twisty = TOUCH_TARGET
+            max_rows = min(_ROWS[1], free // row)
         for _ in range(_ATTEMPTS):
             levels = int(rng.integers(_LEVELS[0], _LEVELS[1] + 1))
             pool = [folder_names[int(i)] for i in rng.permutation(len(folder_names))]
@@ -163,13 +175,20 @@ class TreeView(ComponentType):
                 continue
             height = min(max_rows, max(len(rows), len(goal_rows)) + int(rng.integers(0, 3)))
             selectable = [p for p in rows if p != target]
+            title = choose(rng, titles)
+            selected = choose(rng, selectable) if rng.random() < 0.7 else None
+            indent = int(rng.integers(_INDENT_PX[0], _INDENT_PX[1] + 1))
+            width = size_within(rng, _WIDTH, viewport[0] - 2 * STAGE_MARGIN)
+            if touch:
+                # A child's twisty starts under its parent's chevron or further
+                # right, so the indent guide under that chevron stays in view;
+                # a phone's panel takes the screen's width.
+                indent = max(indent, twisty // 2 + 4)
+                width = viewport[0] - 2 * STAGE_MARGIN
             params = {
-                "title": choose(rng, titles), "tree": tree, "target": target,
-                "selected": choose(rng, selectable) if rng.random() < 0.7 else None,
+                "title": title, "tree": tree, "target": target, "selected": selected,
                 "row_height": row, "twisty": twisty,
-                "indent": int(rng.integers(_INDENT_PX[0], _INDENT_PX[1] + 1)),
-                "rows": height,
-                "width": size_within(rng, _WIDTH, viewport[0] - 2 * STAGE_MARGIN),
+                "indent": indent, "rows": height, "width": width,
                 "anchor": sample_anchor(rng),
             }
             return Sample(params, sorted(expanded), sorted(goal))

@@ -22,7 +22,15 @@ from typing import Any
 import numpy as np
 
 from finestate_env.schema import Instructions
-from widgets.base import STAGE_MARGIN, ComponentType, Sample, choose, sample_anchor, size_within
+from widgets.base import (
+    STAGE_MARGIN,
+    TOUCH_TARGET,
+    ComponentType,
+    Sample,
+    choose,
+    sample_anchor,
+    size_within,
+)
 
 _PLACES = ("Museum", "Library", "City Hall", "Central Station", "Harbor", "Cathedral", "Market",
            "Stadium", "Old Town Square", "Botanic Garden", "Hospital", "University", "Zoo",
@@ -41,6 +49,10 @@ _PAN = 4  # |goal pan| per axis, in cells
 _CHROME_W = 2 + 2 * 16
 _CHROME_H = 2 + 2 * 12 + 20 + 8
 _EDGE = 22  # the named pin's centre stays this far inside the viewport
+# A phone's pin is a finger-sized hit box (odd, for its whole-pixel centre)
+# around the same drawn marker; its centre stays far enough inside the viewport
+# that the whole box is on the map.
+_TOUCH_PIN = TOUCH_TARGET + 1
 _LABEL_W = 130  # room a pin label may take beside its pin
 
 
@@ -48,8 +60,12 @@ class ZoomPan(ComponentType):
     name = "zoom_pan"
     family = "view_manipulation"
     gesture = "drag"
+    # The goal is one grid cell on both axes: what a finger gets is the pin it
+    # presses to pan, TOUCH_TARGET or more on both sides on a phone.
+    touch_goal = "grab"
 
-    def sample(self, rng: np.random.Generator, viewport: tuple[int, int]) -> Sample:
+    def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
+               touch: bool = False) -> Sample:
         width = size_within(rng, _WIDTH, viewport[0] - 2 * STAGE_MARGIN - _CHROME_W)
         height = size_within(rng, _HEIGHT, viewport[1] - 2 * STAGE_MARGIN - _CHROME_H)
         grid = int(rng.integers(_GRID[0], _GRID[1] + 1))
@@ -59,8 +75,9 @@ class ZoomPan(ComponentType):
             cross = [int(rng.integers(48, width - 48)), int(rng.integers(48, height - 48))]
         # The named pin, as shown now: a whole number of cells away from the
         # crosshair on each axis, inside the viewport, clearly apart from it.
-        lo = [-((c - _EDGE) // grid) for c in cross]
-        hi = [(size - _EDGE - c) // grid for size, c in zip((width, height), cross, strict=True)]
+        edge = _TOUCH_PIN // 2 + 1 if touch else _EDGE
+        lo = [-((c - edge) // grid) for c in cross]
+        hi = [(size - edge - c) // grid for size, c in zip((width, height), cross, strict=True)]
         while True:
             delta = [int(rng.integers(lo[i], hi[i] + 1)) for i in range(2)]
             if np.hypot(*delta) * grid >= 40:
@@ -120,6 +137,8 @@ class ZoomPan(ComponentType):
             "streets": streets, "parks": parks, "river": river, "zoom": int(rng.integers(13, 18)),
             "anchor": sample_anchor(rng),
         }
+        if touch:
+            params["pin"] = _TOUCH_PIN
         return Sample(params, current, goal)
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
