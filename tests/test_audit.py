@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from restore_check import check_restores_in_place
+
 import widgets
 from finestate_env.backends.base import Backend
 from finestate_env.coords import box_center
 from replay.audit import audit_instance, box_iou, grid
-from restore_check import check_restores_in_place
 
 
 def test_box_iou_and_grid_hand_computed():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
+from restore_check import check_restores_in_place
 
 import widgets
 from finestate_env.agents import OracleAgent
@@ -19,7 +20,6 @@ from finestate_env.schema import LiveSpec, Size
 from finestate_env.scoring import point_in_box
 from replay.audit import audit_instance
 from replay.probe import probe_points
-from restore_check import check_restores_in_place
 from widgets.base import TOUCH_TARGET
 from widgets.themes import MOBILE_THEMES
 
