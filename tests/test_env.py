@@ -6,6 +6,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import gymnasium as gym
@@ -225,6 +226,40 @@ def test_browser_crash_is_reported_and_recovered():
         assert reward == 1.0
     finally:
         env.close()
+
+
+def test_renderer_crash_is_reported_and_recovered():
+    """Only the page's renderer dies, the browser lives on: the next input on
+    the env's own DevTools connection fails, and that is reported as a crash."""
+    before = descendants(os.getpid())
+    env = gym.make("FineState-Web-v0").unwrapped
+    try:
+        obs, info = env.reset(seed=0)
+        renderers = [pid for pid in descendants(os.getpid()) - before
+                     if b"--type=renderer" in _cmdline(pid)]
+        assert renderers, "no renderer process found"
+        for pid in renderers:
+            os.kill(pid, 9)
+        deadline = time.monotonic() + 5
+        while alive(set(renderers)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # the browser has seen its renderer go before the next input
+        _, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
+        assert reward == 0.0 and terminated
+        assert "Chromium died" in info["action_error"]
+        obs, info = env.reset(seed=1)
+        _, reward, _, _, _ = env.step(OracleAgent().act(obs, info))
+        assert reward == 1.0
+    finally:
+        env.close()
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as file:
+            return file.read()
+    except OSError:  # gone meanwhile
+        return b""
 
 
 def test_oracle_points_are_inside_their_boxes(env):

@@ -24,7 +24,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 import widgets
 from finestate_env.backends.base import Backend, BackendCrashed, Rendered
-from finestate_env.backends.cdp import CdpChannel, CdpConnectionLost
+from finestate_env.backends.cdp import CdpChannel, CdpConnectionLost, CdpError
 from finestate_env.backends.chromium import DRIVER, LAUNCH_ARGS, find_chromium
 from finestate_env.schema import Boxes, BoxSet, Gesture, LiveSpec
 
@@ -160,6 +160,14 @@ class WebBackend(Backend):
             why = self._crashed or str(exc)
             self.close()
             raise BackendCrashed(f"Chromium died during {what}: {why}") from exc
+        except CdpError as exc:
+            # A page whose renderer died answers our connection with a bare
+            # "Internal error"; Playwright's crash event may not have arrived yet.
+            if self._crashed or not self._page_alive():
+                why = self._crashed or "page crashed"
+                self.close()
+                raise BackendCrashed(f"Chromium died during {what}: {why}") from exc
+            raise
         except PlaywrightError as exc:
             # The close event may not have been dispatched yet when the call
             # fails, so the error's own words count too.
@@ -171,6 +179,13 @@ class WebBackend(Backend):
                 self.close()
                 raise BackendCrashed(f"Chromium died during {what}: {why}") from exc
             raise
+
+    def _page_alive(self) -> bool:
+        try:
+            self._page.evaluate("1")
+            return True
+        except PlaywrightError:
+            return False
 
     def ensure_alive(self) -> None:
         """Restart the browser if it died since the last call."""
