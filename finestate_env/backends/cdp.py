@@ -84,6 +84,16 @@ class CdpChannel:
                                f"({error.get('data', '')})".replace(" ()", ""))
         return [replies[index].get("result", {}) for index in range(len(commands))]
 
+    def evaluate(self, expression: str) -> Any:
+        """The JSON value of a page script expression (synchronous, main world)."""
+        reply = self.send("Runtime.evaluate", {"expression": expression,
+                                               "returnByValue": True})
+        if "exceptionDetails" in reply:
+            details = reply["exceptionDetails"]
+            raise CdpError(f"{expression}: "
+                           f"{details.get('exception', {}).get('description') or details['text']}")
+        return reply["result"].get("value")
+
     def close(self) -> None:
         with contextlib.suppress(Exception):  # closing a dead connection must still finish
             self._stack.close()

@@ -122,7 +122,7 @@ class MobileBackend(WebBackend):
             for p1 in p1_points:
                 events = self._gesture_events(gesture, p0, p1)
                 self._call("a probe", lambda batch=events: self._cdp.send_pipelined(batch))
-                states.append(self._call("probe read-back", lambda: self._page.evaluate(
+                states.append(self._call("probe read-back", lambda: self._cdp.evaluate(
                     "FineState.nextProbe()")))
         return states
 
