@@ -89,6 +89,12 @@ class LiveSpec(_Model):
     seed: int | None = None
     backend: str = "web"
 
+    def renderer_spec(self) -> dict[str, Any]:
+        """What a renderer is handed (stage.js, the Qt app, the adb page driver):
+        the control, the state it shows, the goal its boxes are measured for, the theme."""
+        return {"component": self.component, "params": self.params, "state": self.current_state,
+                "goal": self.goal_state, "theme": self.theme}
+
 
 class Instance(_Model):
     id: str

@@ -290,9 +290,7 @@ class AdbBackend(Backend):
     # -- the interface -----------------------------------------------------
     def render(self, spec: LiveSpec) -> Rendered:
         self.start()
-        result = self._command({"op": "prepare", "spec": {
-            "component": spec.component, "params": spec.params, "state": spec.current_state,
-            "goal": spec.goal_state, "theme": spec.theme}})
+        result = self._command({"op": "prepare", "spec": spec.renderer_spec()})
         boxes = BoxSet(current=Boxes(**result["current"]), target=Boxes(**result["target"]))
         return Rendered(boxes=boxes, state=result["state"])
 
@@ -326,9 +324,7 @@ class AdbBackend(Backend):
         # gesture (driver.js "nextProbe"): a probe is one `input` and one page
         # command, not a full render with its box measurement.
         self.start()
-        self._command({"op": "startProbing", "spec": {
-            "component": spec.component, "params": spec.params, "state": spec.current_state,
-            "theme": spec.theme}})
+        self._command({"op": "startProbing", "spec": spec.renderer_spec()})
         try:
             states = []
             for p1 in p1_points:

@@ -324,14 +324,9 @@ class DesktopBackend(Backend):
     def render(self, spec: LiveSpec) -> Rendered:
         self.ensure_alive()
         self._park_pointer()
-        result = self._request("render", {"op": "render", "spec": self._payload(spec)})
+        result = self._request("render", {"op": "render", "spec": spec.renderer_spec()})
         boxes = BoxSet(current=Boxes(**result["current"]), target=Boxes(**result["target"]))
         return Rendered(boxes=boxes, state=result["state"])
-
-    @staticmethod
-    def _payload(spec: LiveSpec) -> dict[str, Any]:
-        return {"component": spec.component, "params": spec.params,
-                "state": spec.current_state, "goal": spec.goal_state, "theme": spec.theme}
 
     def screenshot(self) -> np.ndarray:
         if self.display is None:
@@ -406,7 +401,7 @@ class DesktopBackend(Backend):
         # handles the next gesture's events (widgets/qt/app.py, "probe").
         self.ensure_alive()
         self._park_pointer()
-        self._request("probe set-up", {"op": "probe", "spec": self._payload(spec)})
+        self._request("probe set-up", {"op": "probe", "spec": spec.renderer_spec()})
         for p1 in p1_points:
             self._check_app("probes")
             self._send_gesture(gesture, p0, p1)

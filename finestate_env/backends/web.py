@@ -151,34 +151,37 @@ class WebBackend(Backend):
         route.abort("blockedbyclient")
 
     def _call(self, what: str, fn):
-        """Run a Playwright call, turning a dead browser into BackendCrashed."""
+        """Run a call to the browser (Playwright or our DevTools connection),
+        turning a dead browser or page into BackendCrashed."""
         if self._page is None:
             self.start()
         try:
             return fn()
-        except CdpConnectionLost as exc:
-            why = self._crashed or str(exc)
+        except (CdpConnectionLost, CdpError, PlaywrightError) as exc:
+            why = self._death_in(exc)
+            if why is None:
+                raise
             self.close()
             raise BackendCrashed(f"Chromium died during {what}: {why}") from exc
-        except CdpError as exc:
-            # A page whose renderer died answers our connection with a bare
-            # "Internal error"; Playwright's crash event may not have arrived yet.
-            if self._crashed or not self._page_alive():
-                why = self._crashed or "page crashed"
-                self.close()
-                raise BackendCrashed(f"Chromium died during {what}: {why}") from exc
-            raise
-        except PlaywrightError as exc:
-            # The close event may not have been dispatched yet when the call
-            # fails, so the error's own words count too.
-            message = str(exc)
-            dead = (self._crashed or self._context is None
-                    or "Target crashed" in message or "has been closed" in message)
-            if dead:
-                why = self._crashed or message.splitlines()[0]
-                self.close()
-                raise BackendCrashed(f"Chromium died during {what}: {why}") from exc
-            raise
+
+    def _death_in(self, exc: Exception) -> str | None:
+        """Why the browser or the page is dead, if `exc` comes from that; else None.
+
+        Playwright's crash and close events may not have been dispatched yet
+        when a call fails, so the error itself counts too.
+        """
+        if self._crashed:
+            return self._crashed
+        if isinstance(exc, CdpConnectionLost):
+            return str(exc)
+        if isinstance(exc, CdpError):
+            # A page whose renderer died answers our connection with a bare "Internal error".
+            return None if self._page_alive() else "page crashed"
+        message = str(exc)
+        if (self._context is None or "Target crashed" in message
+                or "has been closed" in message):
+            return message.splitlines()[0]
+        return None
 
     def _page_alive(self) -> bool:
         try:
@@ -197,10 +200,8 @@ class WebBackend(Backend):
     def render(self, spec: LiveSpec) -> Rendered:
         self.ensure_alive()
         self._park_pointer()
-        payload = {"component": spec.component, "params": spec.params,
-                   "state": spec.current_state, "goal": spec.goal_state, "theme": spec.theme}
         result = self._call("render", lambda: self._page.evaluate(
-            "spec => FineState.prepare(spec)", payload))
+            "spec => FineState.prepare(spec)", spec.renderer_spec()))
         boxes = BoxSet(current=Boxes(**result["current"]), target=Boxes(**result["target"]))
         return Rendered(boxes=boxes, state=result["state"])
 
@@ -208,9 +209,7 @@ class WebBackend(Backend):
         self.ensure_alive()
         self._park_pointer()
         result = self._call("render", lambda: self._page.evaluate(
-            "spec => FineState.prepareCurrent(spec)", {
-                "component": spec.component, "params": spec.params,
-                "state": spec.current_state, "goal": spec.goal_state, "theme": spec.theme}))
+            "spec => FineState.prepareCurrent(spec)", spec.renderer_spec()))
         return Boxes(**result["current"]), result["state"]
 
     def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
@@ -239,10 +238,8 @@ class WebBackend(Backend):
     @contextmanager
     def _probing(self, spec: LiveSpec) -> Iterator[None]:
         """The page records probes of `spec` (shown in its current state) meanwhile."""
-        payload = {"component": spec.component, "params": spec.params,
-                   "state": spec.current_state, "theme": spec.theme}
         self._call("probe set-up", lambda: self._page.evaluate(
-            "spec => FineState.startProbing(spec)", payload))
+            "spec => FineState.startProbing(spec)", spec.renderer_spec()))
         try:
             yield
         finally:
