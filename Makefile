@@ -30,11 +30,11 @@ test: install
 	exit $$rc
 
 bench: install
-	$(PY) -m finestate_env.bench --episodes 40 --out bench.json
-	$(PY) -m finestate_env.bench --env FineState-Desktop-v0 --episodes 40 --out bench-desktop.json
-	$(PY) -m finestate_env.bench --env FineState-Mobile-v0 --episodes 20 --out bench-mobile.json
+	$(PY) -m finestate_env.cli.bench --episodes 40 --out bench.json
+	$(PY) -m finestate_env.cli.bench --env FineState-Desktop-v0 --episodes 40 --out bench-desktop.json
+	$(PY) -m finestate_env.cli.bench --env FineState-Mobile-v0 --episodes 20 --out bench-mobile.json
 	# The adb backend against the stand-in device: the host side's cost, not a real phone's.
-	$(PY) tests/adb_standin.py -- $(PY) -m finestate_env.bench --env FineState-Mobile-v0 \
+	$(PY) tests/support/adb_standin.py -- $(PY) -m finestate_env.cli.bench --env FineState-Mobile-v0 \
 	  --backend adb --backend-options '{"serial": "{serial}", "adb_port": {adb_port}}' \
 	  --episodes 5 --component slider,switch,date_picker,drag_reorder --audit-density 2 \
 	  --replay-instances 0 --out bench-adb.json

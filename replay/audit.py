@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from finestate_env.schema import Instance
-from replay.probe import probe_points
+from finestate_env.core.schema import Instance
+from finestate_env.replay.probe import probe_points
 
 Box = tuple[float, float, float, float]
 

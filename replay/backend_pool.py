@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from finestate_env.backends import Backend, make_backend
-from finestate_env.env import DEFAULT_BACKEND
-from finestate_env.schema import Instance
+from finestate_env.backends import DEFAULT_BACKEND, Backend, make_backend
+from finestate_env.core.schema import Instance
 
 
 class BackendPool:

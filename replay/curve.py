@@ -18,8 +18,8 @@ from typing import Any, Literal
 
 import gymnasium as gym
 
-import widgets
-from finestate_env.agents import NoisyOracleAgent
+from finestate_env.agents.scripted import NoisyOracleAgent
+from finestate_env.components import COMPONENTS, resolve
 
 NoiseTarget = Literal["p0", "p1"]
 
@@ -43,7 +43,7 @@ def precision_curve(sigmas: Sequence[float], components: Sequence[str] | None = 
     sigmas = [float(s) for s in sigmas]
     if not sigmas or any(not (s >= 0) for s in sigmas) or sigmas != sorted(sigmas):
         raise ValueError(f"sigmas must be non-negative and increasing, got {sigmas}")
-    names = widgets.resolve(components)
+    names = resolve(components)
     started = time.perf_counter()
     options = {} if viewport is None else {"viewport": viewport}
     env = gym.make(env_id, component=names, **options).unwrapped
@@ -63,7 +63,7 @@ def precision_curve(sigmas: Sequence[float], components: Sequence[str] | None = 
                     hits_static += bool(info["static"]["es_sr_int"])
                 live.append(hits_live / episodes_per_type)
                 static.append(hits_static / episodes_per_type)
-            component = widgets.COMPONENTS[name]
+            component = COMPONENTS[name]
             by_component[name] = {
                 "family": component.family, "gesture": component.gesture,
                 "live": live, "static": static,

@@ -20,11 +20,11 @@ import numpy as np
 from PIL import Image
 
 from finestate_env.backends import Backend, BackendCrashed
-from finestate_env.schema import Instance
-from replay.audit import audit_instance
-from replay.backend_pool import BackendPool
-from replay.drawing import crop_around, draw_boxes, draw_points
-from replay.jobs import run_jobs
+from finestate_env.core.schema import Instance
+from finestate_env.replay.audit import audit_instance
+from finestate_env.replay.backend_pool import BackendPool
+from finestate_env.replay.drawing import crop_around, draw_boxes, draw_points
+from finestate_env.replay.jobs import run_jobs
 
 
 class AuditWorker:

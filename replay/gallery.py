@@ -12,10 +12,10 @@ from pathlib import Path
 import gymnasium as gym
 from PIL import Image, ImageDraw
 
-import widgets
-from replay import drawing
-from replay.drawing import crop_around, draw_boxes
-from widgets.themes import themes_for
+from finestate_env.components import resolve
+from finestate_env.components.themes import themes_for
+from finestate_env.replay import drawing
+from finestate_env.replay.drawing import crop_around, draw_boxes
 
 TILE = (300, 250)
 LABEL_WIDTH = 130
@@ -39,7 +39,7 @@ def render_tile(env, instance: dict, theme: str) -> Image.Image:
 def make_gallery(out: str | Path, components: list[str] | None = None, seed: int = 3,
                  platform: str = "web") -> Path:
     """One row per type, one column per theme of `platform` ("web", "mobile" or "desktop")."""
-    names = widgets.resolve(components)
+    names = resolve(components)
     themes = themes_for(platform)
     sheet = Image.new("RGB", (LABEL_WIDTH + TILE[0] * len(themes), HEADER + TILE[1] * len(names)),
                       (255, 255, 255))

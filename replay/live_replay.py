@@ -18,15 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import widgets
-from finestate_env import scoring
-from finestate_env.actions import parse_action
 from finestate_env.backends import BackendCrashed
-from finestate_env.schema import Instance, Prediction
-from finestate_env.static_scoring import score_prediction
-from replay.backend_pool import BackendPool
-from replay.jobs import run_jobs
-from replay.records import ReplayRecord, summarize_replay
+from finestate_env.core.actions import parse_action
+from finestate_env.core.schema import Instance, Prediction
+from finestate_env.core.static_scoring import score_prediction
+from finestate_env.env.episode import perform_and_judge
+from finestate_env.replay.backend_pool import BackendPool
+from finestate_env.replay.jobs import run_jobs
+from finestate_env.replay.records import ReplayRecord, summarize_replay
 
 
 @dataclass(frozen=True)
@@ -71,31 +70,24 @@ class ReplayWorker:
             try:
                 backend = self.backends.for_instance(instance)
                 rendered_at = time.perf_counter()
-                boxes, state = backend.render_current(instance.live)
+                boxes, _ = backend.render_current(instance.live)
                 timings["render"] = _ms(rendered_at)
-                if action_error is None:
-                    acted_at = time.perf_counter()
-                    backend.perform(instance.gesture, scored.p0, scored.p1)
-                    state = backend.read_state()
-                    timings["action"] = _ms(acted_at)
+                # Static verdicts from the file's boxes: what a static benchmark scores.
+                judged = perform_and_judge(backend, instance, scored.p0, scored.p1,
+                                           boxes=instance.boxes.current,
+                                           action_error=action_error)
                 break
             except BackendCrashed as exc:
                 if attempt == 2:
                     return ReplayRecord(**record, outcome="error", error=str(exc),
                                         timings={"total": _ms(started)})
-        component = widgets.COMPONENTS[instance.component]
-        live_exact = action_error is None and component.states_equal(
-            state, instance.goal_state, instance.live.params)
-        static_exact = scoring.static_exact(scored.p1, instance.boxes.current)
+        timings.update(judged.timings)
         timings["total"] = _ms(started)
         return ReplayRecord(
-            **record, outcome="performed", state=state,
-            live=scoring.stage_verdicts(scored.p0, scored.p1, instance.boxes.current,
-                                        live_exact),
-            static_exact=static_exact, live_exact=live_exact,
-            crosscheck=scoring.crosscheck(static_exact, live_exact),
-            boxes_match=boxes == instance.boxes.current, action_error=action_error,
-            timings=timings)
+            **record, outcome="performed", state=judged.state, live=judged.live,
+            static_exact=judged.static_exact, live_exact=judged.live_exact,
+            crosscheck=judged.crosscheck, boxes_match=boxes == instance.boxes.current,
+            action_error=action_error, timings=timings)
 
     def close(self) -> None:
         self.backends.close()

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import widgets
-from finestate_env.coords import box_center
-from finestate_env.schema import Instance
+from finestate_env.core.coords import box_center
+from finestate_env.core.schema import Instance
+from finestate_env.env.episode import judge
 
 
 @dataclass(frozen=True)
@@ -34,10 +34,9 @@ def probe_points(backend, instance: Instance, p1_points: Sequence[Sequence[float
     """
     if instance.live is None:
         raise ValueError(f"instance {instance.id!r} has no live block: it cannot be probed")
-    component = widgets.COMPONENTS[instance.component]
     start = tuple(p0) if p0 is not None else box_center(instance.boxes.current.now)
     points = [(float(p[0]), float(p[1])) for p in p1_points]
     states = backend.probe(instance.live, instance.gesture, start, points)
-    return [Probe(start, p1, state, component.states_equal(state, instance.goal_state,
-                                                           instance.live.params))
+    boxes = instance.boxes.current
+    return [Probe(start, p1, state, judge(instance, start, p1, state, boxes=boxes).live_exact)
             for p1, state in zip(points, states, strict=True)]

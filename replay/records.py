@@ -1,4 +1,5 @@
-"""The records a replay writes, one JSON line per prediction (DESIGN.md §5), and their summary."""
+"""The records a replay writes, one JSON line per prediction, and their summary
+(docs/design.md §5)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from finestate_env.evaluation import crosscheck_table, metric_table
-from finestate_env.schema import CrossCheck, Platform, Point, StageVerdicts
+from finestate_env.core.metrics import crosscheck_table, metric_table
+from finestate_env.core.schema import CrossCheck, Platform, Point, StageVerdicts
 
 Outcome = Literal["performed", "missing", "wrong_format", "not_replayable", "error"]
 
@@ -45,7 +46,7 @@ class ReplayRecord(BaseModel):
 
 
 def summarize_replay(records: Iterable[ReplayRecord]) -> dict[str, Any]:
-    """DESIGN.md §5's replay summary: the four metrics static beside live, by platform,
+    """docs/design.md §5's replay summary: the four metrics static beside live, by platform,
     family and type, and the cross-check counts overall and by type.
 
     `live` covers the replayable predictions only (with misses counted in); the

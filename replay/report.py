@@ -20,11 +20,12 @@ from typing import Any
 import jinja2
 from PIL import Image
 
-from finestate_env import __version__, scoring
-from finestate_env.schema import Instance
-from replay.drawing import crop_around, draw_boxes, draw_points
-from replay.jobs import read_records
-from replay.records import ReplayRecord, summarize_replay
+from finestate_env import __version__
+from finestate_env.core import scoring
+from finestate_env.core.schema import Instance
+from finestate_env.replay.drawing import crop_around, draw_boxes, draw_points
+from finestate_env.replay.jobs import read_records
+from finestate_env.replay.records import ReplayRecord, summarize_replay
 
 MANIFEST = "run.json"  # written by replay: where the instances came from
 MAX_CASES = 400  # cards beyond this are counted, not drawn: the file stays small
@@ -69,7 +70,7 @@ def _instances_of_run(folder: Path) -> tuple[list[Instance], Path | None]:
     manifest = folder / MANIFEST
     if not manifest.exists():
         return [], None
-    from finestate_env.formats import read_instances
+    from finestate_env.datasets.formats import read_instances
 
     path = Path(json.loads(manifest.read_text())["instances"])
     if not path.exists():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gymnasium as gym
 import pytest
 
-import widgets
+from finestate_env import components
 
 
 @pytest.fixture(scope="session")
@@ -25,4 +25,4 @@ def env_for():
 
 def pytest_generate_tests(metafunc):
     if "component" in metafunc.fixturenames:
-        metafunc.parametrize("component", list(widgets.COMPONENTS))
+        metafunc.parametrize("component", list(components.COMPONENTS))

@@ -1,4 +1,4 @@
-"""The FineState component types (DESIGN.md §2): one definition each.
+"""The FineState component types (docs/design.md §2): one definition each.
 
 `COMPONENTS` maps a type name to its definition; `resolve` turns the env's
 `component=` / `family=` options into a list of type names.
@@ -9,10 +9,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable
 
-from finestate_env.schema import FAMILIES
-from widgets.base import ComponentType, Sample
+from finestate_env.components.base import ComponentType, Sample
+from finestate_env.core.schema import FAMILIES
 
-# The 23 types in the order of DESIGN.md §2. Module name == type name, and each
+# The 23 types in the order of docs/design.md §2. Module name == type name, and each
 # module defines exactly one ComponentType subclass of its own.
 TYPE_NAMES = (
     "slider", "knob", "stepper", "seek_bar", "chart_point",
@@ -26,7 +26,7 @@ TYPE_NAMES = (
 def _load() -> dict[str, ComponentType]:
     loaded: dict[str, ComponentType] = {}
     for name in TYPE_NAMES:
-        module = importlib.import_module(f"widgets.{name}")
+        module = importlib.import_module(f"finestate_env.components.{name}")
         (cls,) = [v for v in vars(module).values() if isinstance(v, type)
                   and issubclass(v, ComponentType) and v.__module__ == module.__name__]
         loaded[cls.name] = cls()

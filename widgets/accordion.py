@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import ComponentType, Sample, choose, sample_anchor, touch_size
+from finestate_env.components.base import ComponentType, Sample, choose, sample_anchor, touch_size
+from finestate_env.core.schema import Instructions
 
 # (card title, section titles, body sentences).
 _DOMAINS = (

@@ -1,4 +1,4 @@
-"""What every component type defines, in one place (DESIGN.md §2).
+"""What every component type defines, in one place (docs/design.md §2).
 
 A type is a small stateless object: it samples parameters and a (current, goal)
 pair from a seeded RNG, says when two states are equal (exactly, on the type's
@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 
-from finestate_env.schema import Family, Gesture, Instructions
+from finestate_env.core.schema import Family, Gesture, Instructions
 
 # The free border stage.js keeps around a control (place(): `margin`): what a
 # control may take of the viewport is the viewport less twice this.

@@ -17,8 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     STAGE_MARGIN,
     TOUCH_TARGET,
     ComponentType,
@@ -27,6 +26,7 @@ from widgets.base import (
     sample_anchor,
     size_within,
 )
+from finestate_env.core.schema import Instructions
 
 # (card title, noun, slides as (title, caption)).
 _DECKS = (

@@ -24,8 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     STAGE_MARGIN,
     TOUCH_TARGET,
     ComponentType,
@@ -37,6 +36,7 @@ from widgets.base import (
     step_decimals,
     touch_size,
 )
+from finestate_env.core.schema import Instructions
 
 # (title, subtitle, min, max, tick interval, step options): gridlines at the ticks.
 _SERIES = (

@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     ComponentType,
     Sample,
     choose,
@@ -23,6 +22,7 @@ from widgets.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.core.schema import Instructions
 
 _SHADES = ("50", "100", "200", "300", "400", "500", "600", "700", "800", "900")
 # The Material Design (2014) palette: one hex per shade of _SHADES.

@@ -16,8 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     STAGE_MARGIN,
     TOUCH_TARGET,
     ComponentType,
@@ -27,6 +26,7 @@ from widgets.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.core.schema import Instructions
 
 _LABELS = ("Departure", "Return", "Due date", "Birthday", "Start date", "End date", "Check-in",
            "Check-out", "Delivery date", "Appointment", "Deadline", "Invoice date")

@@ -15,8 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     STAGE_MARGIN,
     ComponentType,
     Sample,
@@ -25,6 +24,7 @@ from widgets.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.core.schema import Instructions
 
 # (title, labels): the list shows 4-7 distinct labels of one theme.
 _LISTS = (

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     RangeType,
     Sample,
     choose,
     sample_anchor,
     touch_size,
 )
+from finestate_env.core.schema import Instructions
 
 # (min, max, step, unit): 12 to 36 steps each, fine-grained but each wedge >= 7.5 degrees.
 _RANGES = (

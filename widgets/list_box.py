@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     STAGE_MARGIN,
     ComponentType,
     Sample,
@@ -25,6 +24,7 @@ from widgets.base import (
     size_within,
     touch_size,
 )
+from finestate_env.core.schema import Instructions
 
 # (label, noun, options in their natural order): a sample keeps that order.
 _LISTS = (

@@ -20,8 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     TOUCH_TARGET,
     ComponentType,
     Sample,
@@ -30,6 +29,7 @@ from widgets.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.core.schema import Instructions
 
 # (question, a short name for instructions, options, a muted detail per option or None)
 _GROUPS = (

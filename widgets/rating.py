@@ -18,8 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     ComponentType,
     Sample,
     choose,
@@ -27,6 +26,7 @@ from widgets.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.core.schema import Instructions
 
 # (card title, rated aspects).
 _DOMAINS = (

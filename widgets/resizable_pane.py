@@ -20,8 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     STAGE_MARGIN,
     ComponentType,
     Sample,
@@ -30,6 +29,7 @@ from widgets.base import (
     size_within,
     touch_size,
 )
+from finestate_env.core.schema import Instructions
 
 _STEPS = (4, 8, 10, 16, 20)
 _HANDLE = (6, 10)

@@ -19,8 +19,15 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import STAGE_MARGIN, TOUCH_TARGET, ComponentType, Sample, choose, sample_anchor
+from finestate_env.components.base import (
+    STAGE_MARGIN,
+    TOUCH_TARGET,
+    ComponentType,
+    Sample,
+    choose,
+    sample_anchor,
+)
+from finestate_env.core.schema import Instructions
 
 # (list title, row label prefix, first number range, detail pool, right column kind)
 _LISTS = (

@@ -20,8 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     STAGE_MARGIN,
     ComponentType,
     Sample,
@@ -31,6 +30,7 @@ from widgets.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.core.schema import Instructions
 
 # (title, subtitle, noun): what is playing.
 _MEDIA = (

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     STAGE_MARGIN,
     RangeType,
     Sample,
@@ -21,6 +20,7 @@ from widgets.base import (
     step_decimals,
     touch_size,
 )
+from finestate_env.core.schema import Instructions
 
 # (min, max, step, unit, labels): fine-grained ranges as in FineState-Bench,
 # each with labels that make sense for its unit.

@@ -26,8 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     STAGE_MARGIN,
     ComponentType,
     Sample,
@@ -37,6 +36,7 @@ from widgets.base import (
     step_decimals,
     touch_size,
 )
+from finestate_env.core.schema import Instructions
 
 # A field: (label, min, max options, step options, unit). The range is sampled
 # from the options and cut down to whole steps.

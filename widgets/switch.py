@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import TOUCH_TARGET, ComponentType, Sample, choose, sample_anchor
+from finestate_env.components.base import TOUCH_TARGET, ComponentType, Sample, choose, sample_anchor
+from finestate_env.core.schema import Instructions
 
 _LABELS = ("Wi-Fi", "Bluetooth", "Airplane mode", "Auto-update", "Dark mode", "Notifications",
            "Location", "Mobile data", "Hotspot", "Do not disturb", "Auto-brightness", "NFC")

@@ -23,8 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     STAGE_MARGIN,
     TOUCH_TARGET,
     ComponentType,
@@ -35,6 +34,7 @@ from widgets.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.core.schema import Instructions
 
 _COMPANIES = ("Acme Corp", "Northwind", "Globex", "Initech", "Umbrella", "Hooli", "Stark Ltd",
               "Wayne Ent.", "Contoso", "Fabrikam", "Tailspin", "Litware")

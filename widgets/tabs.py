@@ -18,8 +18,15 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import TOUCH_TARGET, ComponentType, Sample, choose, sample_anchor, touch_size
+from finestate_env.components.base import (
+    TOUCH_TARGET,
+    ComponentType,
+    Sample,
+    choose,
+    sample_anchor,
+    touch_size,
+)
+from finestate_env.core.schema import Instructions
 
 # (panel title, tab labels in the order an app would show them).
 _DOMAINS = (

@@ -18,8 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     STAGE_MARGIN,
     TOUCH_TARGET,
     ComponentType,
@@ -28,6 +27,7 @@ from widgets.base import (
     distinct_pair,
     sample_anchor,
 )
+from finestate_env.core.schema import Instructions
 
 _LABELS = ("Alarm", "Meeting start", "Reminder", "Wake-up", "Departure", "Pickup",
            "Lunch break", "Check-in", "Bedtime", "Class start", "Shift end", "Delivery slot")

@@ -23,8 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     STAGE_MARGIN,
     TOUCH_TARGET,
     ComponentType,
@@ -33,6 +32,7 @@ from widgets.base import (
     sample_anchor,
     size_within,
 )
+from finestate_env.core.schema import Instructions
 
 # (panel titles, folder names, file names). Folder names are drawn without
 # replacement, so every folder of a tree has a distinct name and an instruction

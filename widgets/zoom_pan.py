@@ -21,8 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Instructions
-from widgets.base import (
+from finestate_env.components.base import (
     STAGE_MARGIN,
     TOUCH_TARGET,
     ComponentType,
@@ -31,6 +30,7 @@ from widgets.base import (
     sample_anchor,
     size_within,
 )
+from finestate_env.core.schema import Instructions
 
 _PLACES = ("Museum", "Library", "City Hall", "Central Station", "Harbor", "Cathedral", "Market",
            "Stadium", "Old Town Square", "Botanic Garden", "Hospital", "University", "Zoo",

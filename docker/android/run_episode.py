@@ -3,7 +3,7 @@
 import adbutils
 import gymnasium as gym
 
-from finestate_env.agents import OracleAgent
+from finestate_env.agents.scripted import OracleAgent
 
 device = adbutils.AdbClient().device_list()[0]
 width, height = device.window_size(landscape=False)

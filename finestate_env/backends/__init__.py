@@ -1,4 +1,4 @@
-"""Backends: where a control is rendered, operated and read back (DESIGN.md §7).
+"""Backends: where a control is rendered, operated and read back (docs/design.md §7).
 
 The env, the scoring and the replay code see only `Backend`; `make_backend`
 picks the implementation by name.
@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from finestate_env.backends.base import Backend, BackendCrashed, Rendered
+
+# What renders each platform unless the user names a backend ("adb" is the mobile option).
+DEFAULT_BACKEND: dict[str, str] = {"web": "web", "mobile": "mobile", "desktop": "desktop"}
 
 
 def make_backend(name: str, viewport: tuple[int, int], **options: Any) -> Backend:
@@ -31,4 +34,4 @@ def make_backend(name: str, viewport: tuple[int, int], **options: Any) -> Backen
     raise ValueError(f"unknown backend {name!r}; available: 'web', 'mobile', 'adb', 'desktop'")
 
 
-__all__ = ["Backend", "BackendCrashed", "Rendered", "make_backend"]
+__all__ = ["DEFAULT_BACKEND", "Backend", "BackendCrashed", "Rendered", "make_backend"]

@@ -36,7 +36,7 @@ import pyspng
 
 from finestate_env.backends.base import Backend, BackendCrashed, Rendered
 from finestate_env.backends.web import _CONTENT_TYPES, WEB_ROOT, stage_html
-from finestate_env.schema import Boxes, BoxSet, Gesture, LiveSpec
+from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
 
 BROWSER = "com.android.chrome"
 # How a swipe is timed: long enough for every move to be seen, short enough

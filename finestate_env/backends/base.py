@@ -1,4 +1,4 @@
-"""The one small interface every backend implements (DESIGN.md §6)."""
+"""The one small interface every backend implements (docs/design.md §6)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.schema import Boxes, BoxSet, Gesture, LiveSpec
+from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
 
 
 class BackendCrashed(RuntimeError):

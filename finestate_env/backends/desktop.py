@@ -2,8 +2,8 @@
 
 Per backend: an Xvfb display (a free number chosen by Xvfb itself through
 `-displayfd`, `-nolisten tcp`, access by a cookie in the backend's own
-Xauthority file), and the Qt app `python -m widgets.qt.app` in it, which
-renders a spec as native widgets and answers on a Unix socket (protocol in
+Xauthority file), and the Qt app `python -m finestate_env.components.qt.app` in
+it, which renders a spec as native widgets and answers on a Unix socket (protocol in
 widgets/qt/app.py). Input is real X pointer input sent by pyautogui through its
 X11 platform module (XTest); screenshots are `PIL.ImageGrab.grab(xdisplay=...)`.
 
@@ -38,8 +38,8 @@ import numpy as np
 from PIL import ImageGrab
 
 from finestate_env.backends.base import Backend, BackendCrashed, Rendered
-from finestate_env.schema import Boxes, BoxSet, Gesture, LiveSpec
-from widgets.qt import DESKTOP_TYPES
+from finestate_env.components.qt import DESKTOP_TYPES
+from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
 
 # Intermediate pointer moves of a drag: the controls only need to see motion.
 DRAG_STEPS = 4
@@ -214,7 +214,7 @@ class DesktopBackend(Backend):
         # its tail explains a crash.
         with open(self.app_log, "ab") as log:
             self.app = subprocess.Popen(
-                [self.python, "-m", "widgets.qt.app", self.socket_path,
+                [self.python, "-m", "finestate_env.components.qt.app", self.socket_path,
                  f"{self.viewport[0]}x{self.viewport[1]}"],
                 env=env, cwd=str(PROJECT_ROOT), stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE, stderr=log, start_new_session=True,

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.backends.web import DRAG_STEPS, WebBackend
-from finestate_env.schema import Gesture, LiveSpec
+from finestate_env.core.schema import Gesture, LiveSpec
 
 # A finger's timing, stamped on the events (seconds): a tap is down this long,
 # a drag moves once a frame and rests before it lifts (Chromium's velocity

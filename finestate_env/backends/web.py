@@ -22,13 +22,13 @@ import numpy as np
 import pyspng
 from playwright.sync_api import Error as PlaywrightError
 
-import widgets
+from finestate_env import components
 from finestate_env.backends.base import Backend, BackendCrashed, Rendered
 from finestate_env.backends.cdp import CdpChannel, CdpConnectionLost, CdpError
 from finestate_env.backends.chromium import DRIVER, LAUNCH_ARGS, find_chromium
-from finestate_env.schema import Boxes, BoxSet, Gesture, LiveSpec
+from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
 
-WEB_ROOT = Path(widgets.__file__).parent / "web"
+WEB_ROOT = Path(components.__file__).parent / "web"
 ORIGIN = "http://finestate.invalid"  # .invalid never resolves: nothing can leak to a real host
 _CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css",
                   ".woff2": "font/woff2", ".ttf": "font/ttf", ".png": "image/png"}

@@ -1,6 +1,6 @@
 """The Qt app of the desktop backend: one stage window, one control at a time.
 
-Run as `python -m widgets.qt.app SOCKET WIDTHxHEIGHT` inside an X display
+Run as `python -m finestate_env.components.qt.app SOCKET WIDTHxHEIGHT` inside an X display
 (QT_QPA_PLATFORM=xcb). It listens on the Unix socket SOCKET and answers one
 JSON object per line:
 
@@ -37,8 +37,8 @@ from PySide6.QtGui import QCursor
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QApplication, QWidget
 
-from widgets.qt import kit
-from widgets.qt.renderers import RENDERERS
+from finestate_env.components.qt import kit
+from finestate_env.components.qt.renderers import RENDERERS
 
 # X keycode of F12 in Xvfb's default keymap; the backend presses the same one.
 MARKER_KEYCODE = 96
@@ -195,7 +195,8 @@ def _keep_none_alive() -> None:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
-        print("usage: python -m widgets.qt.app SOCKET WIDTHxHEIGHT", file=sys.stderr)
+        print("usage: python -m finestate_env.components.qt.app SOCKET WIDTHxHEIGHT",
+              file=sys.stderr)
         return 2
     path, size = argv
     _keep_none_alive()

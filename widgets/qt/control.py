@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QApplication, QWidget
 
-from widgets.qt import kit
+from finestate_env.components.qt import kit
 
 
 class Control:

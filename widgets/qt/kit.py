@@ -1,4 +1,5 @@
-"""What every Qt renderer shares: themes, the card, placement, and box measurement.
+"""What the Qt renderers share: themes, the card and its labels, placement, grid
+arithmetic and box measurement.
 
 Boxes are `[x1, y1, x2, y2]` in screen pixels with inclusive edges, measured
 from Qt's own geometry (`mapToGlobal`, `QStyle.subControlRect`). The stage
@@ -12,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QColor, QFont, QPalette
-from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 Box = list[int]
 STAGE_MARGIN = 8  # as the web stage: no control is ever placed in the outer 8 px
@@ -74,15 +75,39 @@ class Card(QFrame):
         self.layout_.setContentsMargins(16, 12, 16, 12)
         self.layout_.setSpacing(8)
         if title:
-            heading = QLabel(title, self)
-            bold = heading.font()
-            bold.setBold(True)
-            heading.setFont(bold)
-            self.layout_.addWidget(heading)
+            self.layout_.addWidget(heading(title, self))
 
     def add(self, widget: QWidget, stretch: int = 0) -> QWidget:
         self.layout_.addWidget(widget, stretch)
         return widget
+
+
+def heading(text: str, parent: QWidget) -> QLabel:
+    """A label in bold: a card's title."""
+    label = QLabel(text, parent)
+    bold = label.font()
+    bold.setBold(True)
+    label.setFont(bold)
+    return label
+
+
+def muted(text: str, parent: QWidget) -> QLabel:
+    """A label in the theme's muted text colour."""
+    label = QLabel(text, parent)
+    label.setForegroundRole(QPalette.PlaceholderText)
+    return label
+
+
+def title_row(parent: QWidget, title: str, note: str) -> QWidget:
+    """A card's title row: the title in bold on the left, a muted note on the right."""
+    row = QWidget(parent)
+    layout = QHBoxLayout(row)
+    layout.setContentsMargins(0, 0, 0, 0)
+    title_label, note_label = heading(title, row), muted(note, row)
+    layout.addWidget(title_label)
+    layout.addStretch(1)
+    layout.addWidget(note_label)
+    return row
 
 
 def place(card: QWidget, stage: QWidget, anchor: list[float]) -> None:
@@ -166,18 +191,34 @@ def largest_box(area: Box, mask) -> Box:
     return best
 
 
+def union(boxes: list[Box]) -> Box:
+    """The smallest box holding every box of `boxes`."""
+    return [min(b[0] for b in boxes), min(b[1] for b in boxes),
+            max(b[2] for b in boxes), max(b[3] for b in boxes)]
+
+
 def center_pixel(box: Box) -> tuple[int, int]:
     """The pixel the oracle and the audit press for a box: floor of its centre."""
     return (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
 
 
+def decimals(step: float) -> int:
+    """How many decimals the step is written with (0.05: 2, 5: 0)."""
+    text = f"{step:.10f}".rstrip("0")
+    return len(text.split(".")[1]) if "." in text else 0
+
+
 def grid_value(lo: float, step: float, k: int) -> float:
     """The value of grid index k, written with the step's decimals (as the type samples)."""
-    text = f"{step:.10f}".rstrip("0")
-    decimals = len(text.split(".")[1]) if "." in text else 0
-    value = round(lo + k * step, decimals)
-    return int(value) if decimals == 0 and float(value).is_integer() else value
+    places = decimals(step)
+    value = round(lo + k * step, places)
+    return int(value) if places == 0 and float(value).is_integer() else value
 
 
 def grid_index(value: Any, lo: float, step: float) -> int:
     return round((float(value) - lo) / step)
+
+
+def round_cells(distance: int, size: int) -> int:
+    """round(distance / size) with halves up, as JS Math.round, in exact integers."""
+    return (2 * distance + size) // (2 * size)

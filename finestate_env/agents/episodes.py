@@ -1,0 +1,47 @@
+"""Running an agent over live episodes (`finestate run`, the precision curve)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from finestate_env.core.schema import StageVerdicts, StepResult
+
+
+def run_episodes(env, agent, episodes: int, seed: int = 0,
+                 on_result: Callable[[StepResult], None] | None = None) -> list[StepResult]:
+    """`episodes` live episodes, episode i reset with seed `seed + i`."""
+    results = []
+    for i in range(episodes):
+        obs, info = env.reset(seed=seed + i)
+        action = agent.act(obs, info)
+        _, _, _, _, info = env.step(action)
+        result = step_result(info, action)
+        results.append(result)
+        if on_result:
+            on_result(result)
+    return results
+
+
+def step_result(info: dict[str, Any], action: Any) -> StepResult:
+    """The record of one step, from the env's step `info` (points as the agent gave them)."""
+    instance = info["instance"]
+    return StepResult(
+        id=instance["id"], component=info["component"], family=info["family"],
+        platform=instance["platform"], p0=_point(action, "p0"), p1=_point(action, "p1"),
+        state=info["state"], goal_state=info["goal_state"], success=info["success"],
+        static=StageVerdicts(**info["static"]), live=StageVerdicts(**info["live"]),
+        crosscheck=info["crosscheck"], action_error=info["action_error"],
+        timings=info["timings"])
+
+
+def _point(action: Any, key: str) -> tuple[float, float] | None:
+    try:
+        x, y = (float(v) for v in action[key])
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    return (x, y) if all(map(_finite, (x, y))) else None
+
+
+def _finite(v: float) -> bool:
+    return v == v and v not in (float("inf"), float("-inf"))

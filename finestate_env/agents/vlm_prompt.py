@@ -1,0 +1,109 @@
+"""What a VLM is asked, in the coordinates it answers in: model profiles and the prompt.
+
+- Coordinates: a model profile says which convention the model answers in
+  (pixels, [0, 1] or 0-1000); the prompt asks for it and the answer is read in it
+  (by `finestate_env.agents.vlm_agent`).
+- The message is one user turn, the screenshot as a PNG data URL then the text:
+  the same pixels give the same bytes, hence the same cache key
+  (`finestate_env.agents.vlm_client`), whether they come from a file or from
+  the live env.
+
+Kept apart from the client and the agent so that the question can be read, and
+tested, without an endpoint.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from finestate_env.core.schema import CoordConvention
+
+# -- model profiles: which coordinate convention a model answers in -------------
+
+@dataclass(frozen=True)
+class ModelProfile:
+    pattern: str  # regular expression matched against the lower-cased model name
+    coords: CoordConvention
+    why: str
+
+
+# First match wins. The conventions are the ones these models were trained on.
+PROFILES: tuple[ModelProfile, ...] = (
+    ModelProfile(r"qwen2\.5-?vl|qwen2_5_vl", "pixel", "Qwen2.5-VL grounds in absolute pixels"),
+    ModelProfile(r"qwen3-?vl", "1000", "Qwen3-VL grounds on a 0-1000 grid"),
+    ModelProfile(r"qwen2-?vl|qwen-vl", "1000", "Qwen(2)-VL grounds on a 0-1000 grid"),
+    ModelProfile(r"ui-?tars", "1000", "UI-TARS answers on a 0-1000 grid"),
+    ModelProfile(r"os-?atlas|uground|cogagent|seeclick", "1000",
+                 "GUI grounding models trained on a 0-1000 grid"),
+    ModelProfile(r"showui", "normalized", "ShowUI answers in [0, 1]"),
+    ModelProfile(r"gemini", "1000", "Gemini grounds on a 0-1000 grid"),
+    ModelProfile(r"gpt|^o\d|claude|llava|internvl|pixtral|llama|gemma|molmo|minicpm", "pixel",
+                 "asked for pixels of the stated image size"),
+)
+DEFAULT_PROFILE = ModelProfile(".*", "pixel", "unknown model: asked for pixels of the stated size")
+
+
+def profile_for(model: str, coords: CoordConvention | None = None) -> ModelProfile:
+    """The model's profile; `coords` overrides the convention (for a model not in the table)."""
+    name = model.lower().rsplit("/", 1)[-1]
+    profile = next((p for p in PROFILES if re.search(p.pattern, name)), DEFAULT_PROFILE)
+    if coords is not None and coords != profile.coords:
+        return ModelProfile(profile.pattern, coords, "set by the user")
+    return profile
+
+
+
+# -- the prompt: the question and the message that carries it ------------------
+
+def coordinate_rule(convention: CoordConvention, size: tuple[int, int]) -> str:
+    """The sentence that tells the model which coordinates to answer in."""
+    width, height = size
+    if convention == "pixel":
+        return (f"Coordinates are pixels of the screenshot, origin top-left: x from 0 to "
+                f"{width - 1} (left to right), y from 0 to {height - 1} (top to bottom).")
+    if convention == "normalized":
+        return ("Coordinates are fractions of the screenshot's width and height, origin "
+                "top-left: x and y from 0 to 1.")
+    return ("Coordinates are on a 0-1000 grid over the screenshot, origin top-left: x from 0 "
+            "(left edge) to 1000 (right edge), y from 0 (top) to 1000 (bottom).")
+
+
+def task_prompt(instruction: str, convention: CoordConvention, size: tuple[int, int],
+                hint: str | None = None) -> str:
+    """The question: two points for one interaction, in the model's convention."""
+    lines = [
+        f"You operate the graphical user interface in this screenshot "
+        f"({size[0]}x{size[1]} pixels). Task: {instruction}",
+        "Answer with two points:",
+        "- p0, the locate point: on the control to operate. When the action is a drag, "
+        "p0 is where to press (the thumb, handle, divider or item to move).",
+        "- p1, the operate point: where to click, or where to release the drag, so that "
+        "the control ends in exactly the requested state.",
+        coordinate_rule(convention, size),
+    ]
+    if hint:
+        lines.append(hint)
+    lines.append('Reply with only a JSON object: {"p0": [x, y], "p1": [x, y]}.')
+    return "\n".join(lines)
+
+
+def encode_png(screenshot: np.ndarray) -> str:
+    """The screenshot as a PNG data URL (the same pixels give the same bytes, hence the same
+    cache key, whether they come from a file or from the live env)."""
+    buffer = io.BytesIO()
+    Image.fromarray(np.asarray(screenshot, dtype=np.uint8)).save(buffer, format="PNG")
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def user_message(screenshot: np.ndarray, text: str) -> list[dict[str, Any]]:
+    # One user turn, image first: some local chat templates accept no system turn.
+    return [{"role": "user", "content": [
+        {"type": "image_url", "image_url": {"url": encode_png(screenshot)}},
+        {"type": "text", "text": text}]}]

@@ -1,0 +1,5 @@
+import sys
+
+from finestate_env.cli.main import main
+
+sys.exit(main())

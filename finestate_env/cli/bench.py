@@ -1,0 +1,178 @@
+"""`make bench`: how fast and how big the live env is, per component type.
+
+Prints a table and writes JSON. Figures: median reset and step (ms), episodes
+per second (reset + step, each with its screenshot at the env's viewport), box
+audit probes per second (each a real gesture plus read-back), and the memory
+of the env's process plus its browser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import time
+from pathlib import Path
+
+import gymnasium as gym
+
+from finestate_env import components
+from finestate_env.agents.scripted import OracleAgent
+from finestate_env.backends.processes import descendants, memory_kib
+from finestate_env.replay.audit import audit_instance
+
+
+def bench_component(component: str, episodes: int, viewport: str,
+                    env_id: str = "FineState-Web-v0", audit_density: int = 4,
+                    backend: dict | None = None) -> dict:
+    env = gym.make(env_id, component=component, viewport=viewport, **(backend or {})).unwrapped
+    agent = OracleAgent()
+    resets, steps, phases = [], [], {}
+    try:
+        obs, info = env.reset(seed=10_000)  # warm-up: browser start, first page load
+        env.step(agent.act(obs, info))
+        started = time.perf_counter()
+        successes = 0
+        for seed in range(episodes):
+            t0 = time.perf_counter()
+            obs, info = env.reset(seed=seed)
+            t1 = time.perf_counter()
+            _, reward, _, _, step_info = env.step(agent.act(obs, info))
+            t2 = time.perf_counter()
+            resets.append((t1 - t0) * 1000)
+            steps.append((t2 - t1) * 1000)
+            successes += reward == 1.0
+            for phase, ms in [*(("reset." + k, v) for k, v in info["timings"].items()),
+                              *(("step." + k, v) for k, v in step_info["timings"].items())]:
+                phases.setdefault(phase, []).append(ms)
+        elapsed = time.perf_counter() - started
+        memory = memory_kib({os.getpid(), *descendants(os.getpid())})
+        env.reset(seed=episodes)
+        audit = (audit_instance(env.backend, env.instance, density=audit_density,
+                                core_density=2 * audit_density) if audit_density else None)
+    finally:
+        env.close()
+    return {
+        "component": component, "episodes": episodes, "success_rate": successes / episodes,
+        "reset_ms_median": round(statistics.median(resets), 2),
+        "step_ms_median": round(statistics.median(steps), 2),
+        "episodes_per_s": round(episodes / elapsed, 2),
+        "phases_ms_median": {k: round(statistics.median(v), 2) for k, v in sorted(phases.items())},
+        "memory_mib": {k: round(v / 1024, 1) for k, v in memory.items()},
+        "audit_probes_per_s": round(audit.probes_per_second, 1) if audit else None,
+    }
+
+
+def bench_replay(instances: int, viewport: str, workers: int,
+                 env_id: str = "FineState-Web-v0") -> dict:
+    """Replay of oracle predictions on instances made by `env_id`: instances per
+    second, with one worker in this process and with `workers` processes."""
+    import tempfile
+
+    from finestate_env.core.schema import Prediction
+    from finestate_env.replay.live_replay import ReplayJob, ReplayWorker, replay
+
+    env = gym.make(env_id, viewport=viewport).unwrapped
+    try:
+        dataset = []
+        for seed in range(instances):
+            env.reset(seed=seed)
+            dataset.append(env.instance)
+    finally:
+        env.close()
+    agent = OracleAgent()
+    jobs = []
+    for instance in dataset:
+        info = {"boxes": {"current": instance.boxes.current.model_dump()}}
+        action = agent.act(None, info)
+        jobs.append(ReplayJob(instance, Prediction(id=instance.id, p0=tuple(action["p0"]),
+                                                   p1=tuple(action["p1"]))))
+    worker = ReplayWorker()
+    try:
+        worker.replay(jobs[0].instance, jobs[0].prediction)  # warm-up: browser start
+        started = time.perf_counter()
+        records = [worker.replay(job.instance, job.prediction) for job in jobs]
+        one = len(jobs) / (time.perf_counter() - started)
+    finally:
+        worker.close()
+    with tempfile.TemporaryDirectory() as folder:
+        started = time.perf_counter()  # includes starting the processes and their browsers
+        replay(jobs, Path(folder), workers=workers, progress=False)
+        many = len(jobs) / (time.perf_counter() - started)
+    return {"instances": len(jobs), "one_worker_per_s": round(one, 2),
+            "workers": workers, f"{workers}_workers_per_s": round(many, 2),
+            "live_exact": sum(bool(r.live_exact) for r in records)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--episodes", type=int, default=60)
+    parser.add_argument("--viewport", default=None,
+                        help="WxH screenshot pixels (default: the env's own, e.g. 1280x720 on "
+                             "the web, 1080x2400 on mobile)")
+    parser.add_argument("--component", default=None, help="comma-separated (default: all)")
+    parser.add_argument("--replay-instances", type=int, default=100,
+                        help="instances for the replay figure (0: no replay figure)")
+    parser.add_argument("--workers", type=int, default=2, help="processes for the replay figure")
+    parser.add_argument("--env", default="FineState-Web-v0", help="the env id to measure")
+    parser.add_argument("--backend", default=None, help="a non-default backend, e.g. adb")
+    parser.add_argument("--backend-options", type=json.loads, default=None,
+                        help='JSON passed to the backend, e.g. \'{"serial": "emulator-5554"}\'')
+    parser.add_argument("--audit-density", type=int, default=4,
+                        help="audit probes per side of the goal box (0: no audit figure)")
+    parser.add_argument("--out", default="bench.json")
+    args = parser.parse_args(argv)
+    if args.viewport is None:
+        width, height = gym.make(args.env).unwrapped.viewport  # starts nothing yet
+        args.viewport = f"{width}x{height}"
+    backend = {k: v for k, v in (("backend", args.backend),
+                                 ("backend_options", args.backend_options)) if v is not None}
+    if backend and args.replay_instances:
+        parser.error("the replay figure uses each platform's default backend: "
+                     "give --replay-instances 0 with --backend")
+    names = components.resolve(args.component.split(",") if args.component else None)
+    probe_env = gym.make(args.env, viewport=args.viewport).unwrapped  # starts nothing yet
+    offered = probe_env.components  # a backend may render only some types
+    probe_env.close()
+    names = [n for n in names if n in offered]
+    rows = []
+    print(f"{'component':<16}{'reset ms':>10}{'step ms':>10}{'episodes/s':>12}"
+          f"{'probes/s':>10}{'peak RSS MiB':>14}{'PSS MiB':>10}")
+    for name in names:
+        row = bench_component(name, args.episodes, args.viewport, args.env,
+                              args.audit_density, backend)
+        rows.append(row)
+        print(f"{name:<16}{row['reset_ms_median']:>10.1f}{row['step_ms_median']:>10.1f}"
+              f"{row['episodes_per_s']:>12.1f}{_figure(row['audit_probes_per_s']):>10}"
+              f"{row['memory_mib']['peak_rss']:>14.0f}"
+              f"{row['memory_mib']['pss']:>10.0f}")
+    overall = statistics.median(r["episodes_per_s"] for r in rows)
+    audited = [r["audit_probes_per_s"] for r in rows if r["audit_probes_per_s"] is not None]
+    probes = statistics.median(audited) if audited else None
+    print(f"median over types: {overall:.1f} episodes/s at {args.viewport}, "
+          f"{_figure(probes)} audit probes/s")
+    replayed = None
+    if args.replay_instances > 0:
+        replayed = bench_replay(args.replay_instances, args.viewport, args.workers, args.env)
+        print(f"replay of {replayed['instances']} oracle predictions: "
+              f"{replayed['one_worker_per_s']:.1f} instances/s on one worker, "
+              f"{replayed[f'{args.workers}_workers_per_s']:.1f} with {args.workers} processes "
+              f"(process and browser start included); {replayed['live_exact']} reached the goal")
+    report = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                          "platform": platform.platform()},
+              "env": args.env, "viewport": args.viewport, "episodes_per_type": args.episodes,
+              "median_episodes_per_s": overall, "median_audit_probes_per_s": probes,
+              "components": rows, "replay": replayed}
+    Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
+    print(f"wrote {args.out}")
+    return 0
+
+
+def _figure(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1f}"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

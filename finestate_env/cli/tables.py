@@ -1,0 +1,53 @@
+"""Plain-text tables of the metrics, as the command line prints them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from finestate_env.core import scoring
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """A plain-text table: each metric static beside live, overall and per type."""
+    lines = []
+    header = f"{'':<22}{'n':>5}  " + "  ".join(
+        f"{name:>19}" for name in ("SR@Loc", "SR@Int", "ES-SR@Loc", "ES-SR@Int"))
+    lines.append(header)
+    lines.append(f"{'':<22}{'':>5}  " + "  ".join(f"{'static   live':>19}" for _ in range(4)))
+    rows = [("overall", summary["static"]["overall"], summary["live"]["overall"])]
+    for name, static in summary["static"]["by_component"].items():
+        rows.append((f"  {name}", static, summary["live"]["by_component"][name]))
+    for label, static, live in rows:
+        cells = "  ".join(f"{static[m]:>9.3f}{live[m]:>10.3f}" for m in scoring.METRICS)
+        lines.append(f"{label:<22}{static['n']:>5}  {cells}")
+    cc = summary["crosscheck"]
+    lines.append("")
+    lines.append(f"cross-check (static vs live exact): agree {cc['agree']}, "
+                 f"false accept {cc['false_accept']}, false reject {cc['false_reject']}")
+    for name, counts in cc["by_component"].items():
+        if counts["false_accept"] or counts["false_reject"]:
+            lines.append(f"  {name}: false accept {counts['false_accept']}, "
+                         f"false reject {counts['false_reject']}")
+    if summary["action_errors"]:
+        lines.append(f"action errors: {summary['action_errors']}")
+    return "\n".join(lines)
+
+
+def format_metric_table(table: dict[str, Any]) -> str:
+    """One metric set per row: overall, then by platform, family and type.
+
+    `table` is `metric_table`'s shape (`score`'s summary, or `summarize(...)["static"]`).
+    """
+    names = ("SR@Loc", "SR@Int", "ES-SR@Loc", "ES-SR@Int")
+    lines = [f"{'':<30}{'n':>6}  " + "".join(f"{name:>11}" for name in names) + f"{'missing':>9}"]
+
+    def row(label: str, rates: dict[str, Any]) -> str:
+        cells = "".join(f"{rates[m]:>11.3f}" for m in scoring.METRICS)
+        return f"{label:<30}{rates['n']:>6}  {cells}{rates['missing']:>9}"
+
+    lines.append(row("overall", table["overall"]))
+    for group, title in (("by_platform", "platform"), ("by_family", "family"),
+                         ("by_component", "type")):
+        for name, rates in table[group].items():
+            lines.append(row(f"  {title} {name}", rates))
+    return "\n".join(lines)

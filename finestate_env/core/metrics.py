@@ -1,0 +1,51 @@
+"""The FineState metrics over many results (docs/design.md §5).
+
+`summarize` gives the replay summary shape: the four metrics twice (static,
+live) overall, by platform, family and type, plus the cross-check counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from finestate_env.core import scoring
+from finestate_env.core.schema import StepResult
+
+
+def _grouped(results: list[StepResult], which: str, key: Callable[[StepResult], str]):
+    groups: dict[str, list[StepResult]] = {}
+    for result in results:
+        groups.setdefault(key(result), []).append(result)
+    return {name: scoring.metric_set(getattr(r, which) for r in group)
+            for name, group in sorted(groups.items())}
+
+
+def metric_table(results: list[StepResult], which: str) -> dict[str, Any]:
+    """`{"overall", "by_platform", "by_family", "by_component"}` for `static` or `live`."""
+    return {
+        "overall": scoring.metric_set(getattr(r, which) for r in results),
+        "by_platform": _grouped(results, which, lambda r: r.platform),
+        "by_family": _grouped(results, which, lambda r: r.family),
+        "by_component": _grouped(results, which, lambda r: r.component),
+    }
+
+
+def crosscheck_table(results: Iterable[Any]) -> dict[str, Any]:
+    """`{"agree", "false_accept", "false_reject", "by_component"}` over the results
+    that have a cross-check (a miss or a static-only record has none)."""
+    checked = [r for r in results if r.crosscheck is not None]
+    by_component: dict[str, dict[str, int]] = {}
+    for result in checked:
+        by_component.setdefault(result.component, scoring.crosscheck_counts([]))
+        by_component[result.component][result.crosscheck] += 1
+    table: dict[str, Any] = scoring.crosscheck_counts(r.crosscheck for r in checked)
+    table["by_component"] = dict(sorted(by_component.items()))
+    return table
+
+
+def summarize(results: Iterable[StepResult]) -> dict[str, Any]:
+    results = list(results)
+    return {"static": metric_table(results, "static"), "live": metric_table(results, "live"),
+            "crosscheck": crosscheck_table(results),
+            "action_errors": sum(r.action_error is not None for r in results)}

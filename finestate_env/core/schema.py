@@ -1,0 +1,170 @@
+"""The project's data types (docs/design.md §4, §5): boxes, instances, predictions, results.
+
+Conventions are carried in the names and docstrings: a `PixelBox` is
+`[x1, y1, x2, y2]` in screenshot pixels with inclusive edges (a point p is in
+the box when x1 <= p.x <= x2 and y1 <= p.y <= y2); a point is `(x, y)` in the
+same frame, origin top-left, continuous (pixel i spans [i, i+1)).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+Platform = Literal["web", "mobile", "desktop"]
+Family = Literal["numeric_range", "toggle_option", "specific_data", "view_manipulation"]
+Gesture = Literal["tap", "drag"]
+CoordConvention = Literal["pixel", "normalized", "1000"]
+CrossCheck = Literal["agree", "false_accept", "false_reject"]
+
+FAMILIES: tuple[Family, ...] = (
+    "numeric_range",
+    "toggle_option",
+    "specific_data",
+    "view_manipulation",
+)
+
+
+def _check_box(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    if not all(math.isfinite(v) for v in box):
+        raise ValueError(f"box {list(box)} has a non-finite coordinate")
+    x1, y1, x2, y2 = box
+    if x1 > x2 or y1 > y2:
+        raise ValueError(f"box {list(box)} is not [x1, y1, x2, y2] with x1 <= x2 and y1 <= y2")
+    return box
+
+
+def _check_point(point: tuple[float, float]) -> tuple[float, float]:
+    if not all(math.isfinite(v) for v in point):
+        raise ValueError(f"point {list(point)} has a non-finite coordinate")
+    return point
+
+
+Box = Annotated[tuple[float, float, float, float], AfterValidator(_check_box)]
+"""`[x1, y1, x2, y2]`, inclusive edges, in the frame its owner names."""
+
+Point = Annotated[tuple[float, float], AfterValidator(_check_point)]
+"""`(x, y)`, origin top-left, in the frame its owner names."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Size(_Model):
+    width: int = Field(gt=0)
+    height: int = Field(gt=0)
+
+
+class Boxes(_Model):
+    """The four boxes of one configuration (docs/design.md §4), pixels, inclusive edges."""
+
+    loc: Box  # visible extent of the control
+    core: Box  # where operating changes the state at all
+    goal: Box  # wholly inside the region where the gesture's p1 yields exactly the goal
+    now: Box  # where the current state is shown (thumb, checked item)
+
+
+class BoxSet(_Model):
+    current: Boxes  # what the agent sees
+    target: Boxes  # the same control once it shows the goal state
+
+
+class Instructions(_Model):
+    locate: str
+    interact: str
+
+
+class LiveSpec(_Model):
+    """Everything needed to rebuild an instance live, exactly."""
+
+    component: str
+    params: dict[str, Any]
+    current_state: Any
+    goal_state: Any
+    theme: str
+    viewport: Size
+    seed: int | None = None
+    backend: str = "web"
+
+    def renderer_spec(self) -> dict[str, Any]:
+        """What a renderer is handed (stage.js, the Qt app, the adb page driver):
+        the control, the state it shows, the goal its boxes are measured for, the theme."""
+        return {"component": self.component, "params": self.params, "state": self.current_state,
+                "goal": self.goal_state, "theme": self.theme}
+
+
+class Instance(_Model):
+    id: str
+    platform: Platform
+    component: str
+    # None only for an imported static record whose type names no known family / gesture.
+    family: Family | None
+    gesture: Gesture | None
+    instructions: Instructions
+    current_state: Any
+    goal_state: Any
+    image: str | None = None  # screenshot file, relative to the instances file
+    size: Size
+    boxes: BoxSet  # pixels of `image`
+    live: LiveSpec | None = None  # absent for imported static records: not replayable
+    # The current boxes in [0, 1] exactly as an imported normalised record gave them.
+    # Static scoring compares in this frame when present, so imported boxes are never
+    # re-rounded through pixels (finestate_env.datasets.formats documents the mapping).
+    normalized_boxes: Boxes | None = None
+
+
+class Prediction(BaseModel):
+    """One agent answer. Extra keys (model name, tokens ...) are kept as metadata."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    id: str
+    p0: Point | None = None  # None: the agent gave no locate point (a miss, counted apart)
+    p1: Point | None = None
+    coords: CoordConvention = "pixel"
+
+
+POINT_KEYS = ("p0", "p1")
+PointProblem = Literal["missing", "wrong_format"]
+
+
+def point_problem(prediction: Prediction, key: str) -> PointProblem | None:
+    """Why `prediction`'s `key` point cannot be scored, or None when it can.
+
+    A reader that met a point it could not parse records why in the prediction's
+    `format_errors` metadata (datasets/formats/predictions.py)."""
+    errors = getattr(prediction, "format_errors", None) or {}
+    if key in errors:
+        return "wrong_format"
+    return "missing" if getattr(prediction, key) is None else None
+
+
+class StageVerdicts(_Model):
+    """The four stage-wise hits of docs/design.md §4 for one action."""
+
+    sr_loc: bool
+    sr_int: bool
+    es_sr_loc: bool
+    es_sr_int: bool
+
+
+class StepResult(_Model):
+    """One performed action and what it did, static beside live."""
+
+    id: str
+    component: str
+    family: Family
+    platform: Platform
+    p0: Point | None
+    p1: Point | None
+    state: Any
+    goal_state: Any
+    success: bool
+    static: StageVerdicts
+    live: StageVerdicts
+    crosscheck: CrossCheck
+    action_error: str | None = None
+    timings: dict[str, float] = Field(default_factory=dict)

@@ -1,0 +1,157 @@
+"""Scoring predictions against instances' boxes, without a browser (docs/design.md §4).
+
+Two modes:
+
+- `stagewise` (default): docs/design.md §4 with the static `exact` (p1 in `goal`):
+  SR@Loc = p0 in loc, SR@Int = p1 in core, ES-SR@Loc = p0 in loc and p1 in goal,
+  ES-SR@Int = p1 in core and p1 in goal.
+- `release`: the four rates of the released FineState-Bench evaluation code:
+  SR@Loc = p0 in bbox (loc), ES-SR@Loc = p0 in now_coords (now), SR@Int =
+  ES-SR@Int = p1 in target_coords (goal); `formats.finestate_bench` maps the
+  released fields so that its fallbacks to bbox are reproduced.
+
+Where points are compared: in pixels when both the prediction and the boxes are
+pixels (this project's instances, ScreenSpot pixel records); otherwise in [0, 1],
+against an imported record's normalised boxes as given (`Instance.normalized_boxes`)
+or against pixel boxes divided by the image size exactly as the exporter divides
+them. So boxes are never re-rounded through pixels, a point scores the same against
+an instance and against its exported record, and a point on an edge stays on it.
+Edges are inclusive; there is no tolerance.
+
+A prediction whose two points are both missing or unparseable scores `None` (a
+miss, counted in `missing`); with one usable point the other point's stages miss.
+An instance nobody predicted is a miss too (the released code would have no result
+for it, so `release` rates equal the released code's when every instance is predicted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from finestate_env.core import scoring
+from finestate_env.core.coords import convert_box, convert_point
+from finestate_env.core.metrics import metric_table
+from finestate_env.core.schema import (
+    POINT_KEYS,
+    Boxes,
+    CoordConvention,
+    Instance,
+    Prediction,
+    StageVerdicts,
+    point_problem,
+)
+
+ScoreMode = Literal["stagewise", "release"]
+SCORE_MODES: tuple[ScoreMode, ...] = ("stagewise", "release")
+Miss = Literal["missing", "wrong_format", "no_prediction"]
+
+
+@dataclass(frozen=True)
+class ScoredPrediction:
+    """One instance's verdict. Points are screenshot pixels; `verdicts` None is a miss."""
+
+    id: str
+    platform: str
+    family: str  # "unknown" when the instance names no family
+    component: str
+    p0: tuple[float, float] | None
+    p1: tuple[float, float] | None
+    verdicts: StageVerdicts | None
+    miss: Miss | None = None  # why `verdicts` is None
+    problems: dict[str, str] = field(default_factory=dict)  # point -> missing / wrong_format
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "platform": self.platform, "family": self.family,
+                "component": self.component,
+                "p0": list(self.p0) if self.p0 else None, "p1": list(self.p1) if self.p1 else None,
+                "verdicts": self.verdicts.model_dump() if self.verdicts else None,
+                "miss": self.miss, "problems": self.problems}
+
+
+def _frame(instance: Instance, convention: CoordConvention) -> tuple[CoordConvention, Boxes]:
+    """Where to compare: in pixels only when the prediction and the boxes are both pixels,
+    else in [0, 1], with the boxes divided by the size exactly as the exporter does, so a
+    point scores the same against an instance and against its exported record."""
+    if instance.normalized_boxes is not None:
+        return "normalized", instance.normalized_boxes
+    if convention == "pixel":
+        return "pixel", instance.boxes.current
+    size = (instance.size.width, instance.size.height)
+    current = instance.boxes.current
+    return "normalized", Boxes(**{name: convert_box(getattr(current, name), "pixel",
+                                                    "normalized", size)
+                                  for name in ("loc", "core", "goal", "now")})
+
+
+def _converted(point: Sequence[float] | None, source: CoordConvention,
+               target: CoordConvention, size: tuple[int, int]) -> tuple[float, float] | None:
+    return None if point is None else convert_point(point, source, target, size)
+
+
+def score_prediction(instance: Instance, prediction: Prediction | None,
+                     mode: ScoreMode = "stagewise") -> ScoredPrediction:
+    """The verdicts of one prediction (None: nobody predicted this instance)."""
+    if mode not in SCORE_MODES:
+        raise ValueError(f"unknown scoring mode {mode!r}; expected one of {list(SCORE_MODES)}")
+    base = {"id": instance.id, "platform": instance.platform,
+            "family": instance.family or "unknown", "component": instance.component}
+    if prediction is None:
+        return ScoredPrediction(**base, p0=None, p1=None, verdicts=None, miss="no_prediction")
+    size = (instance.size.width, instance.size.height)
+    frame, boxes = _frame(instance, prediction.coords)
+    problems = {key: problem for key in POINT_KEYS
+                if (problem := point_problem(prediction, key)) is not None}
+    p0 = _converted(prediction.p0, prediction.coords, frame, size)
+    p1 = _converted(prediction.p1, prediction.coords, frame, size)
+    pixels = {key: _converted(getattr(prediction, key), prediction.coords, "pixel", size)
+              for key in POINT_KEYS}
+    if p0 is None and p1 is None:
+        miss = "wrong_format" if "wrong_format" in problems.values() else "missing"
+        return ScoredPrediction(**base, **pixels, verdicts=None, miss=miss, problems=problems)
+    if mode == "release":
+        verdicts = scoring.release_verdicts(p0, p1, boxes.loc, boxes.now, boxes.goal)
+    else:
+        verdicts = scoring.stage_verdicts(p0, p1, boxes, scoring.static_exact(p1, boxes))
+    return ScoredPrediction(**base, **pixels, verdicts=verdicts, problems=problems)
+
+
+def score(instances: Iterable[Instance], predictions: Iterable[Prediction],
+          mode: ScoreMode = "stagewise") -> tuple[list[ScoredPrediction], dict[str, Any]]:
+    """One record per instance (in order) and the summary.
+
+    The summary is docs/design.md §5's `{"overall", "by_platform", "by_family",
+    "by_component"}` of metric sets, with `mode` and `counts` beside it: predictions
+    read, `no_prediction` (instances nobody predicted), `wrong_format` and
+    `missing_point` (predictions with an unparseable / absent point), and
+    `unknown_ids` / `duplicate_ids` (ignored; the first prediction of an id counts).
+    """
+    instances = list(instances)
+    known = {instance.id for instance in instances}
+    first: dict[str, Prediction] = {}
+    unknown: list[str] = []
+    duplicates: list[str] = []
+    read = 0
+    for prediction in predictions:
+        read += 1
+        if prediction.id not in known:
+            unknown.append(prediction.id)
+        elif prediction.id in first:
+            duplicates.append(prediction.id)
+        else:
+            first[prediction.id] = prediction
+    records = [score_prediction(instance, first.get(instance.id), mode) for instance in instances]
+    summary = metric_table(records, "verdicts")
+    summary["mode"] = mode
+    summary["counts"] = {
+        "instances": len(instances),
+        "predictions": read,
+        "no_prediction": sum(r.miss == "no_prediction" for r in records),
+        "wrong_format": sum("wrong_format" in r.problems.values() for r in records),
+        "missing_point": sum("missing" in r.problems.values()
+                             and "wrong_format" not in r.problems.values() for r in records),
+        "unknown_ids": sorted(set(unknown)),
+        "duplicate_ids": sorted(set(duplicates)),
+    }
+    return records, summary

@@ -1,0 +1,172 @@
+"""What an imported static record does not say, and how it is filled in.
+
+- **size**: read from the image file (Pillow reads the header only), else from
+  the record (`width`/`height`, or ScreenSpot's `img_size`), else the caller's
+  `image_size`; with none of them the record is an error, because pixel
+  predictions and pixel boxes need it.
+- **id**: the record's `id`, else its `image` path; when several records share
+  an image, the second is `PATH#2`, the third `PATH#3`, in file order.
+- **family**: the record's `family` when it is one of the four, else the
+  category folder in the image path (`ANumericRange240/...`), else a keyword in
+  the component type (slider, toggle, date ...), else None.
+- **platform**: the caller's `platform`, else the record's, else from the path
+  (a `mobile` folder), else the layout's (desktop for the desktop layout, web otherwise).
+- **boxes**: imported records have one configuration: `target` repeats `current`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, UnidentifiedImageError
+
+from finestate_env.core.schema import FAMILIES, Family, Platform
+from finestate_env.datasets.formats.jsonl import FormatError, shown
+from finestate_env.datasets.formats.project import locate_image
+
+# First match wins: the order settles words that contain others ("slider" before
+# "slide", "table" before "tab", "expand" before "pan").
+_FAMILY_KEYWORDS: tuple[tuple[str, Family], ...] = (
+    *((word, "numeric_range") for word in (
+        "slider", "seek", "progress", "knob", "dial", "stepper", "spin", "chart", "range",
+        "volume", "gauge", "numeric")),
+    *((word, "toggle_option") for word in (
+        "accordion", "expan", "collaps", "switch", "toggle", "checkbox", "check", "radio",
+        "segment")),
+    *((word, "specific_data") for word in (
+        "rating", "star", "colour", "color", "date", "time", "calendar", "clock", "list",
+        "dropdown", "select", "combo", "picker", "menu")),
+    *((word, "view_manipulation") for word in (
+        "table", "column", "scroll", "drag", "reorder", "zoom", "carousel", "tree", "resiz",
+        "split", "pane", "pan", "map", "view")),
+    *((word, "toggle_option") for word in ("tab", "option", "button")),
+)
+
+# The released data's category folders: ANumericRange240, BToggleOption200, ...
+_CATEGORY_FOLDERS: tuple[tuple[str, Family], ...] = (
+    ("numericrange", "numeric_range"), ("toggleoption", "toggle_option"),
+    ("specificdata", "specific_data"), ("viewmanip", "view_manipulation"),
+)
+
+_PLATFORM_WORDS: dict[str, Platform] = {
+    "web": "web", "mobile": "mobile", "android": "mobile", "ios": "mobile", "phone": "mobile",
+    "desktop": "desktop", "windows": "desktop", "macos": "desktop", "mac": "desktop",
+    "linux": "desktop",
+}
+
+
+def family_from_type(component_type: str) -> Family | None:
+    """The family a component type name suggests, by keyword; None when none matches."""
+    name = component_type.lower()
+    for word, family in _FAMILY_KEYWORDS:
+        if word in name:
+            return family
+    return None
+
+
+def infer_family(record: dict[str, Any], image: str, component_type: str) -> Family | None:
+    given = record.get("family")
+    if given in FAMILIES:
+        return given
+    folded = image.replace("\\", "/").lower().replace("_", "").replace("-", "")
+    for folder, family in _CATEGORY_FOLDERS:
+        if folder in folded:
+            return family
+    return family_from_type(component_type)
+
+
+def infer_platform(record: dict[str, Any], image: str, default: Platform,
+                   override: Platform | None = None) -> Platform:
+    if override is not None:
+        return override
+    for key in ("platform", "data_source"):
+        value = record.get(key)
+        if isinstance(value, str) and value.lower() in _PLATFORM_WORDS:
+            return _PLATFORM_WORDS[value.lower()]
+    folders = [part.lower() for part in image.replace("\\", "/").split("/")[:-1]]
+    if any(part.startswith("mobile") for part in folders):
+        return "mobile"
+    return default
+
+
+def normalise_type(value: str) -> str:
+    """A component type as a grouping key: lower case, words joined by underscores."""
+    return re.sub(r"[\s\-]+", "_", value.strip().lower())
+
+
+class SizeFinder:
+    """The image size of a record, by the rule in the module docstring (cached per file)."""
+
+    def __init__(self, base_dir: Path, images_root: str | Path | None,
+                 image_size: tuple[int, int] | None) -> None:
+        self.base_dir, self.images_root, self.image_size = base_dir, images_root, image_size
+        self._cache: dict[Path, tuple[int, int]] = {}
+
+    def __call__(self, image: str, recorded: tuple[int, int] | None, path: Path, line: int,
+                 field: str) -> tuple[int, int]:
+        found = locate_image(image, self.base_dir, self.images_root)
+        if found is not None:
+            if found not in self._cache:
+                try:
+                    with Image.open(found) as opened:
+                        self._cache[found] = opened.size
+                except (OSError, UnidentifiedImageError) as exc:
+                    raise FormatError(path, line, field, "a readable image file",
+                                      f"{found} ({exc})") from None
+            return self._cache[found]
+        if recorded is not None:
+            return recorded
+        if self.image_size is not None:
+            return self.image_size
+        root = self.images_root if self.images_root is not None else self.base_dir
+        raise FormatError(path, line, field, f"an image file under {root} to read the size "
+                          "from, or width/height in the record (pass --images DIR or "
+                          "--image-size WxH)", f"{shown(image)}, which was not found")
+
+
+def recorded_size(record: dict[str, Any], path: Path, line: int) -> tuple[int, int] | None:
+    """`width`/`height` or `img_size: [w, h]` when the record carries them (positive ints)."""
+    if "img_size" in record:
+        value = record["img_size"]
+        field = "img_size"
+    elif "width" in record or "height" in record:
+        value = [record.get("width"), record.get("height")]
+        field = "width/height"
+    else:
+        return None
+    if (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
+        return value[0], value[1]
+    raise FormatError(path, line, field, "two positive integers (width, height)", shown(value))
+
+
+class IdAssigner:
+    """Record ids: explicit ones must be unique; image-path ids get `#N` on repeats."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lines: dict[str, int] = {}
+        self._repeats: dict[str, int] = {}
+
+    def __call__(self, record: dict[str, Any], image: str, line: int) -> str:
+        given = record.get("id")
+        if given is not None:
+            if isinstance(given, bool) or not isinstance(given, str | int):
+                raise FormatError(self.path, line, "id", "a string", shown(given))
+            ident = str(given)
+            if ident in self._lines:
+                raise FormatError(self.path, line, "id", "an id used once",
+                                  f"{shown(ident)}, already on line {self._lines[ident]}")
+        else:
+            base = image.replace("\\", "/")
+            count = self._repeats.get(base, 0) + 1
+            self._repeats[base] = count
+            ident = base if count == 1 else f"{base}#{count}"
+            while ident in self._lines:  # an explicit id elsewhere took this one
+                count += 1
+                self._repeats[base] = count
+                ident = f"{base}#{count}"
+        self._lines[ident] = line
+        return ident

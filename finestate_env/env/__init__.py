@@ -1,0 +1,6 @@
+"""The Gymnasium side: `FineStateEnv` (environment.py), its spaces, and the episode routine
+that performs a gesture and judges it (episode.py), shared with replay and probing.
+
+Kept empty on purpose: `import finestate_env` registers the ids by name and must not
+import the env, its backends or numpy.
+"""

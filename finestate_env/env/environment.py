@@ -1,0 +1,288 @@
+"""FineState environments: one live FineState-Bench interaction per episode."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Iterable
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.error import ResetNeeded
+
+from finestate_env import components
+from finestate_env.backends import DEFAULT_BACKEND, Backend, BackendCrashed, make_backend
+from finestate_env.components.themes import themes_for
+from finestate_env.core.actions import parse_action
+from finestate_env.core.coords import box_from_pixel
+from finestate_env.core.schema import (
+    Boxes,
+    BoxSet,
+    CoordConvention,
+    Instance,
+    LiveSpec,
+    Platform,
+    Size,
+)
+from finestate_env.env.episode import judge, perform_and_judge
+from finestate_env.env.spaces import action_space, observation_space
+
+DEFAULT_VIEWPORT = (1280, 720)
+# A phone's native screen: 360x800 CSS px at device scale factor 3 (backends/mobile.py).
+DEFAULT_VIEWPORTS: dict[str, tuple[int, int]] = {"mobile": (1080, 2400)}
+
+
+class FineStateEnv(gym.Env):
+    """A real UI control, operated by real input, scored against an exact goal state.
+
+    ## Description
+    Each episode renders one instance of a FineState-Bench component type (a
+    slider, a date picker, a reorderable list ...) as a live control, asks the
+    agent for the two FineState points, performs them as real pointer input,
+    reads the control's actual state back and compares it with the goal state.
+    The static box verdicts of FineState-Bench are computed for the same action,
+    so every step also says whether the boxes told the truth.
+
+    ## Action Space
+    `Dict(p0=Box(2,), p1=Box(2,))`, float32 `(x, y)` points. With
+    `coord_mode="pixel"` (default) they are screenshot pixels in
+    `[0, width) x [0, height)`, origin top-left; with `"normalized"` they are
+    divided by the screenshot size. `p0` locates the control, `p1` operates it;
+    the component's gesture says how: `tap` hovers p0 then clicks p1, `drag`
+    presses at p0, moves, and releases at p1.
+
+    ## Observation Space
+    `Dict(screenshot=Box(0, 255, (H, W, 3), uint8), instruction=Text)`. The
+    screenshot shows the control in a state where the goal is reachable in one
+    gesture; the instruction is the interact instruction of the instance.
+
+    ## Rewards
+    1.0 when the state read back equals the goal state exactly (on the type's own
+    grid, no tolerance), else 0.0.
+
+    ## Starting State
+    A component type drawn uniformly from the selected ones, then its parameters,
+    current and goal states, all from the seeded RNG. `reset(options={"component":
+    name})` draws that type for this one episode; `reset(options={"instance":
+    inst})` renders a given instance (with a `live` block) instead.
+
+    ## Episode End
+    One FineState interaction per episode: every `step` terminates.
+
+    ## Arguments
+    `component` (a type name, a list, or None for all), `family` (a family name or
+    list), `viewport` ((width, height) or "WxH": the screenshot's size in pixels, default
+    1280x720, 1080x2400 on mobile, where the page is that divided by the device scale
+    factor in CSS px), `coord_mode`
+    ("pixel" or "normalized"), `render_mode` (None or "rgb_array"), `theme` (one of
+    `components.themes.themes_for(platform)`, or None to draw one per episode), `backend`
+    (default per platform) and `backend_options` (passed to the backend).
+
+    `info` keys (docs/design.md §4b): after reset `instance`, `component`, `family`,
+    `gesture`, `current_state`, `goal_state`, `boxes`; after step also `state`,
+    `success`, `static`, `live`, `crosscheck`, `timings` (ms), `action_error`.
+    Boxes are `[x1, y1, x2, y2]` with inclusive edges in the action's frame.
+
+    ## Version History
+    - v0: first release: the 23 FineState component types on the web (Chromium),
+      mobile (Chromium with touch emulation, or an Android device through adb)
+      and desktop (native Qt controls in Xvfb).
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
+
+    def __init__(self, platform: Platform = "web", component: str | Iterable[str] | None = None,
+                 family: str | Iterable[str] | None = None,
+                 viewport: tuple[int, int] | str | None = None,
+                 coord_mode: CoordConvention = "pixel", render_mode: str | None = None,
+                 theme: str | None = None, backend: str | Backend | None = None,
+                 backend_options: dict[str, Any] | None = None) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
+        if coord_mode not in ("pixel", "normalized"):
+            raise ValueError(f"coord_mode must be 'pixel' or 'normalized', got {coord_mode!r}")
+        self.themes = themes_for(platform)
+        if theme is not None and theme not in self.themes:
+            raise ValueError(f"unknown theme {theme!r}; available: {list(self.themes)}")
+        self.platform = platform
+        self.theme = theme
+        self.components = components.resolve(component, family)
+        self.viewport = _parse_viewport(viewport or DEFAULT_VIEWPORTS.get(platform,
+                                                                           DEFAULT_VIEWPORT))
+        self.coord_mode = coord_mode
+        self.render_mode = render_mode
+        self.observation_space = observation_space(self.viewport)
+        self.action_space = action_space(self.viewport, coord_mode)
+        if isinstance(backend, Backend):
+            self.backend = backend
+        else:
+            name = backend or DEFAULT_BACKEND.get(platform)
+            if name is None:
+                raise ValueError(f"platform {platform!r} has no backend yet")
+            self.backend = make_backend(name, self.viewport, **(backend_options or {}))
+        # A backend that renders only some types says which (DesktopBackend.components).
+        supported = getattr(self.backend, "components", None)
+        if supported is not None:
+            missing = [c for c in self.components if c not in supported]
+            if missing and component is not None:
+                raise ValueError(f"component {missing} has no {platform} renderer yet; "
+                                 f"available: {list(supported)}")
+            self.components = [c for c in self.components if c in supported]
+            if not self.components:
+                raise ValueError(f"no {platform} renderer for family={family!r}")
+        self._instance: Instance | None = None
+        self._screenshot: np.ndarray | None = None
+        self._done = True
+
+    # -- gymnasium API -----------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        started = time.perf_counter()
+        options = options or {}
+        if "instance" in options:
+            instance = Instance.model_validate(options["instance"])
+            if instance.live is None:
+                raise ValueError(f"instance {instance.id!r} has no live block: it cannot be "
+                                 "rendered, only scored statically")
+            live = instance.live
+        else:
+            live = self._sample_live(seed, options.get("component"))
+            instance = None
+        try:
+            rendered = self.backend.render(live)
+        except BackendCrashed:
+            rendered = self.backend.render(live)  # the backend restarted itself: one retry
+        rendered_at = time.perf_counter()
+        if instance is None:
+            instance = self._build_instance(live, rendered.boxes)
+        else:  # a replayed instance keeps its annotation; the live boxes are what we measured
+            instance = instance.model_copy(update={"boxes": rendered.boxes})
+        self._instance = instance
+        self._screenshot = self.backend.screenshot()
+        self._done = False
+        info = self._reset_info(instance, rendered.state)
+        info["timings"] = {"render": _ms(started, rendered_at), "screenshot": _ms(rendered_at),
+                           "total": _ms(started)}
+        return self._observation(), info
+
+    def step(self, action: Any):
+        if self._instance is None or self._done:
+            raise ResetNeeded("call reset() before step(): each episode is one interaction")
+        started = time.perf_counter()
+        instance = self._instance
+        parsed = parse_action(action, self.coord_mode, self.viewport)
+        boxes = instance.boxes.current
+        performed = parsed.error is None
+        try:
+            judged = perform_and_judge(self.backend, instance, parsed.p0, parsed.p1, boxes=boxes,
+                                       action_error=parsed.error)
+        except BackendCrashed as exc:  # reported, and the next reset restarts it
+            performed = False
+            judged = judge(instance, parsed.p0, parsed.p1, None, boxes=boxes,
+                           action_error=str(exc))
+        timings = dict(judged.timings)
+        # Without input nothing changed, and after a crash there is nothing to
+        # capture: the last screenshot stays the observation.
+        if performed:
+            shot_started = time.perf_counter()
+            self._screenshot = self.backend.screenshot()
+            timings["screenshot"] = _ms(shot_started)
+        timings["total"] = _ms(started)
+        self._done = True
+        info = self._reset_info(instance, instance.current_state)
+        info.update(
+            state=judged.state,
+            success=judged.live_exact,
+            static=judged.static.model_dump(),
+            live=judged.live.model_dump(),
+            crosscheck=judged.crosscheck,
+            timings=timings,
+            action_error=judged.action_error,
+        )
+        return self._observation(), float(judged.live_exact), True, False, info
+
+    def render(self) -> np.ndarray | None:
+        if self.render_mode == "rgb_array":
+            return None if self._screenshot is None else self._screenshot.copy()
+        return None
+
+    def close(self) -> None:
+        self.backend.close()
+        super().close()
+
+    # -- helpers -----------------------------------------------------------
+    @property
+    def instance(self) -> Instance | None:
+        """The instance of the current episode (boxes in pixels)."""
+        return self._instance
+
+    def _sample_live(self, seed: int | None, component: str | None = None) -> LiveSpec:
+        rng = self.np_random
+        names = components.resolve(component) if component else self.components
+        name = names[int(rng.integers(len(names)))]
+        # Parameters are in the page's own units (CSS px), which a device scale
+        # factor sets apart from the screenshot's pixels.
+        # A phone's targets are sized for a finger (components.base.TOUCH_TARGET).
+        sample = components.COMPONENTS[name].sample(rng, self.backend.layout_viewport,
+                                                 touch=self.backend.platform == "mobile")
+        theme = self.theme or self.themes[int(rng.integers(len(self.themes)))]
+        return LiveSpec(component=name, params=sample.params, current_state=sample.current_state,
+                        goal_state=sample.goal_state, theme=theme,
+                        viewport=Size(width=self.viewport[0], height=self.viewport[1]),
+                        seed=seed, backend=type(self.backend).__name__)
+
+    def _build_instance(self, live: LiveSpec, boxes: BoxSet) -> Instance:
+        component = components.COMPONENTS[live.component]
+        sample = components.Sample(live.params, live.current_state, live.goal_state)
+        instructions = component.instructions(self.np_random, sample)
+        # The id is a digest of everything that defines the instance: the same
+        # seed gives the same id, and two different instances never share one.
+        digest = hashlib.sha1(json.dumps(
+            [live.model_dump(mode="json", exclude={"seed"}), instructions.model_dump()],
+            sort_keys=True).encode()).hexdigest()[:12]
+        return Instance(
+            id=f"{self.platform}-{live.component}-{digest}", platform=self.platform,
+            component=live.component, family=component.family, gesture=component.gesture,
+            instructions=instructions, current_state=live.current_state,
+            goal_state=live.goal_state, size=live.viewport, boxes=boxes, live=live)
+
+    def _reset_info(self, instance: Instance, shown_state: Any) -> dict[str, Any]:
+        return {
+            "instance": instance.model_dump(mode="json"),
+            "component": instance.component,
+            "family": instance.family,
+            "gesture": instance.gesture,
+            "current_state": shown_state,
+            "goal_state": instance.goal_state,
+            "boxes": {name: self._boxes_in_frame(getattr(instance.boxes, name))
+                      for name in ("current", "target")},
+        }
+
+    def _boxes_in_frame(self, boxes: Boxes) -> dict[str, list[float]]:
+        return {name: list(box_from_pixel(getattr(boxes, name), self.coord_mode, self.viewport))
+                for name in ("loc", "core", "goal", "now")}
+
+    def _observation(self) -> dict[str, Any]:
+        return {"screenshot": self._screenshot,
+                "instruction": self._instance.instructions.interact}
+
+
+def _parse_viewport(viewport: tuple[int, int] | str) -> tuple[int, int]:
+    if isinstance(viewport, str):
+        try:
+            width, height = (int(v) for v in viewport.lower().split("x"))
+        except ValueError:
+            raise ValueError(f"viewport {viewport!r} is not 'WIDTHxHEIGHT'") from None
+    else:
+        width, height = (int(v) for v in viewport)
+    # 320 px: the smallest side on which every control fits whole (a month grid
+    # needs ~300 px); phones are 360 px wide and more.
+    if not (320 <= width <= 4096 and 320 <= height <= 4096):
+        raise ValueError(f"viewport {width}x{height} is outside 320..4096 pixels per side")
+    return width, height
+
+
+def _ms(start: float, end: float | None = None) -> float:
+    return round(((end if end is not None else time.perf_counter()) - start) * 1000.0, 3)

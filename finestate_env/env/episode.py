@@ -1,0 +1,82 @@
+"""One gesture, performed and judged: the routine that `env.step`, replay and probing share.
+
+Judging an action is always the same sequence (docs/design.md §4): the state read back
+is compared with the goal on the type's own grid (live exact), `p1` is tested against
+the goal box (static exact), both give the four stage-wise verdicts, and the pair gives
+the cross-check. `perform_and_judge` adds the real input and the read-back in front;
+probing performs its gestures in one batch (Backend.probe) and judges each with `judge`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from finestate_env.backends import Backend
+from finestate_env.components import COMPONENTS
+from finestate_env.core import scoring
+from finestate_env.core.schema import Boxes, CrossCheck, Instance, StageVerdicts
+
+Point = Sequence[float]
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What one action did to the control, and what the boxes said it would do."""
+
+    state: Any  # read back from the control; the shown state when nothing was performed
+    live_exact: bool  # the state read back equals the goal state
+    static_exact: bool  # p1 lies in the goal box
+    static: StageVerdicts  # the four verdicts with the box proxy for exactness
+    live: StageVerdicts  # the four verdicts with the read-back
+    crosscheck: CrossCheck
+    action_error: str | None = None  # why nothing (or not all) was performed
+    timings: dict[str, float] = field(default_factory=dict)  # ms: action, readback
+
+
+def judge(instance: Instance, p0: Point | None, p1: Point | None, state: Any, *,
+          boxes: Boxes, action_error: str | None = None,
+          timings: dict[str, float] | None = None) -> Judgement:
+    """Judge the state an action left, against `instance`'s goal and against `boxes`.
+
+    `boxes` is the current configuration's boxes in screenshot pixels: the live
+    measurement in an env step, the file's annotation in a replay. An action with an
+    `action_error` is never live exact, whatever the state.
+    """
+    if instance.live is None:
+        raise ValueError(f"instance {instance.id!r} has no live block: nothing live to judge")
+    live_exact = action_error is None and COMPONENTS[instance.component].states_equal(
+        state, instance.goal_state, instance.live.params)
+    static_exact = scoring.static_exact(p1, boxes)
+    return Judgement(
+        state=state, live_exact=live_exact, static_exact=static_exact,
+        static=scoring.stage_verdicts(p0, p1, boxes, static_exact),
+        live=scoring.stage_verdicts(p0, p1, boxes, live_exact),
+        crosscheck=scoring.crosscheck(static_exact, live_exact),
+        action_error=action_error, timings=timings or {})
+
+
+def perform_and_judge(backend: Backend, instance: Instance, p0: Point | None, p1: Point | None,
+                      *, boxes: Boxes, action_error: str | None = None) -> Judgement:
+    """Perform `instance`'s gesture from p0 to p1 as real input, read the control back, judge.
+
+    The backend must show `instance` in its current state. With an `action_error`
+    (a point the screen does not have, NaN ...) nothing is performed and the control
+    keeps its current state. BackendCrashed propagates: the caller decides whether to
+    retry (replay) or to report it (the env).
+    """
+    if action_error is not None:
+        return judge(instance, p0, p1, instance.current_state, boxes=boxes,
+                     action_error=action_error)
+    started = time.perf_counter()
+    backend.perform(instance.gesture, tuple(p0), tuple(p1))
+    acted = time.perf_counter()
+    state = backend.read_state()
+    timings = {"action": _ms(started, acted), "readback": _ms(acted, time.perf_counter())}
+    return judge(instance, p0, p1, state, boxes=boxes, timings=timings)
+
+
+def _ms(start: float, end: float) -> float:
+    return round((end - start) * 1000.0, 3)

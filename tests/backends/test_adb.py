@@ -1,0 +1,149 @@
+"""The adb backend through the real adb server and adbutils, against a stand-in device.
+
+tests/support/fake_adb_device.py speaks the adb transport protocol and shows its
+screen with Chromium; everything on this side of the protocol is real: the
+adb binary shipped with adbutils, adbutils itself, `adb reverse` carrying the
+page's requests, the backend's calibration, `input`, and `screencap -p`.
+"""
+
+from __future__ import annotations
+
+import time
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from adb_standin import Device, kill_server, start_server
+from fake_adb_device import SCALE, SCREEN, STATUS_BAR
+
+from finestate_env.agents.scripted import OracleAgent
+from finestate_env.backends.adb import AdbBackend, AdbBackendError
+
+
+@pytest.fixture(scope="module")
+def adb_server():
+    port = start_server()
+    yield port
+    kill_server(port)
+
+
+@pytest.fixture(scope="module")
+def device(adb_server):
+    device = Device(adb_server)
+    yield device
+    device.stop()
+
+
+@pytest.fixture(scope="module")
+def env(device):
+    env = gym.make("FineState-Mobile-v0", backend="adb",
+                   backend_options=device.options(timeout_s=15)).unwrapped
+    yield env
+    env.close()
+
+
+@pytest.mark.parametrize("type_name", ["slider", "switch", "date_picker", "drag_reorder"])
+def test_a_full_episode_per_family(env, type_name):
+    obs, info = env.reset(seed=2, options={"component": type_name})
+    assert obs["screenshot"].shape == (SCREEN[1], SCREEN[0], 3)
+    _, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
+    assert (reward, terminated, info["crosscheck"], info["action_error"]) == (
+        1.0, True, "agree", None), (info["goal_state"], info["state"])
+
+
+@pytest.mark.parametrize("type_name", ["switch", "slider"])
+def test_probes_restored_in_page_give_the_states_of_one_render_per_probe(env, type_name):
+    """The audit's probes on a device: one `input` and one page command each,
+    the page restoring the control in place, equal to rendering afresh per probe."""
+    from finestate_env.backends.base import Backend
+    from finestate_env.core.coords import box_center
+    from finestate_env.replay.audit import grid
+
+    env.reset(seed=5, options={"component": type_name})
+    instance = env.instance
+    current = instance.boxes.current
+    p0 = box_center(current.now)
+    points = grid(current.core, 2) + grid(current.goal, 1)
+    fast = env.backend.probe(instance.live, instance.gesture, p0, points)
+    assert instance.live.goal_state in fast
+    assert fast == Backend.probe(env.backend, instance.live, instance.gesture, p0, points)
+
+
+def test_screen_frame_is_found_and_boxes_are_screen_pixels(env):
+    _, info = env.reset(seed=4, options={"component": "switch"})
+    # Calibration found the page under the device's 120-pixel status bar at scale 3.
+    assert env.backend.frame == (float(SCALE), 0, STATUS_BAR)
+    assert env.backend.layout_viewport == (SCREEN[0] // SCALE, (SCREEN[1] - STATUS_BAR) // SCALE)
+    # Boxes come in screen pixels: they are the boxes the emulated phone measures
+    # for the same instance on a page of the same size, moved down by the bar.
+    from finestate_env.backends.mobile import MobileBackend
+
+    with MobileBackend(viewport=(SCREEN[0], SCREEN[1] - STATUS_BAR)) as phone:
+        emulated = phone.render(env.instance.live).boxes
+    for config in ("current", "target"):
+        for name in ("loc", "core", "goal", "now"):
+            x1, y1, x2, y2 = getattr(getattr(emulated, config), name)
+            assert info["boxes"][config][name] == [x1, y1 + STATUS_BAR, x2, y2 + STATUS_BAR]
+
+
+def test_screencap_png_is_decoded(env):
+    env.reset(seed=4, options={"component": "switch"})
+    shot = env.backend.screenshot()
+    assert shot.dtype == np.uint8 and shot.shape == (SCREEN[1], SCREEN[0], 3)
+    assert (shot[:STATUS_BAR] == 60).all()  # the fake status bar, exactly
+    assert not (shot[STATUS_BAR] == 60).all()  # the page starts right under it
+
+
+def test_wrong_viewport_is_a_clear_error(device):
+    backend = AdbBackend(viewport=(720, 1280), **device.options(timeout_s=5))
+    with pytest.raises(AdbBackendError, match="1080x2400 screen"):
+        backend.start()
+    backend.close()
+
+
+def test_missing_browser_is_a_clear_error(adb_server):
+    device = Device(adb_server, "--no-browser")
+    try:
+        backend = AdbBackend(viewport=SCREEN, **device.options(timeout_s=5))
+        with pytest.raises(AdbBackendError, match="has no browser"):
+            backend.start()
+    finally:
+        device.stop()
+
+
+def test_a_page_that_never_answers_times_out(adb_server):
+    device = Device(adb_server, "--frozen-browser")
+    try:
+        backend = AdbBackend(viewport=SCREEN, **device.options(timeout_s=3))
+        started = time.monotonic()
+        with pytest.raises(AdbBackendError, match="did not answer 'hello' within 3 s"):
+            backend.start()
+        assert time.monotonic() - started < 10
+    finally:
+        device.stop()
+
+
+def test_offline_device_is_a_clear_error_in_bounded_time(adb_server):
+    device = Device(adb_server)
+    device.stop()  # the device goes away: the server drops or marks it offline
+    backend = AdbBackend(viewport=SCREEN, **device.options(timeout_s=3, retries=2))
+    started = time.monotonic()
+    with pytest.raises(AdbBackendError, match=device.serial.replace(".", r"\.")):
+        backend.start()
+    assert time.monotonic() - started < 20
+
+
+def test_a_device_lost_mid_episode_is_reported_in_the_step(adb_server):
+    device = Device(adb_server)
+    env = gym.make("FineState-Mobile-v0", backend="adb",
+                   backend_options=device.options(timeout_s=15, retries=1)).unwrapped
+    try:
+        obs, info = env.reset(seed=1, options={"component": "switch"})
+        device.stop()
+        started = time.monotonic()
+        _, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
+        assert time.monotonic() - started < 20
+        assert (reward, terminated, info["success"]) == (0.0, True, False)
+        assert device.serial in info["action_error"]
+    finally:
+        env.close()

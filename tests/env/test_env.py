@@ -1,0 +1,261 @@
+"""The env as RL code uses it: registration, spaces, the contract, bad actions, close."""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.error import ResetNeeded
+from gymnasium.utils.env_checker import check_env
+
+from finestate_env import ENV_IDS
+from finestate_env.agents.scripted import OracleAgent
+from finestate_env.backends.processes import alive, descendants, matching
+from finestate_env.core.coords import box_center
+
+CONTRACT_CHECKER = Path(__file__).resolve().parents[3] / "shared" / "tools" / "check_contract.py"
+
+
+class _WithoutTimings(gym.Wrapper, gym.utils.RecordConstructorArgs):
+    """check_env demands equal step infos for equal seeds and actions; `timings`
+    are wall-clock measurements, the one part that may not repeat, so they are
+    dropped for that comparison (and only there)."""
+
+    def __init__(self, env):
+        gym.utils.RecordConstructorArgs.__init__(self)
+        gym.Wrapper.__init__(self, env)
+
+    def reset(self, **kwargs):
+        obs, info = self.env.reset(**kwargs)
+        return obs, {k: v for k, v in info.items() if k != "timings"}
+
+    def step(self, action):
+        *transition, info = self.env.step(action)
+        return *transition, {k: v for k, v in info.items() if k != "timings"}
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_check_env(env_id):
+    env = gym.make(env_id, render_mode="rgb_array")
+    try:
+        check_env(_WithoutTimings(env.unwrapped))
+    finally:
+        env.close()
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_public_contract(env_id):
+    if not CONTRACT_CHECKER.is_file():
+        pytest.skip(f"the shared contract checker is not beside this checkout ({CONTRACT_CHECKER})")
+    result = subprocess.run([sys.executable, str(CONTRACT_CHECKER), env_id],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.fixture(scope="module")
+def env():
+    env = gym.make("FineState-Web-v0", render_mode="rgb_array").unwrapped
+    yield env
+    env.close()
+
+
+def test_reset_and_step_shapes(env):
+    obs, info = env.reset(seed=3)
+    assert obs["screenshot"].shape == (720, 1280, 3) and obs["screenshot"].dtype == np.uint8
+    assert env.observation_space.contains(obs)
+    assert obs["instruction"] == info["instance"]["instructions"]["interact"]
+    assert np.array_equal(env.render(), obs["screenshot"])
+    obs2, reward, terminated, truncated, info2 = env.step(OracleAgent().act(obs, info))
+    assert (reward, terminated, truncated) == (1.0, True, False)
+    assert info2["state"] == info2["goal_state"] or info2["success"]
+    assert set(info2["timings"]) >= {"action", "readback", "screenshot", "total"}
+    # The observation after the step shows the new state: the pixels changed.
+    assert not np.array_equal(obs2["screenshot"], obs["screenshot"])
+
+
+def test_step_before_reset_and_twice_raise():
+    env = gym.make("FineState-Web-v0").unwrapped
+    try:
+        with pytest.raises(ResetNeeded):
+            env.step({"p0": [1, 1], "p1": [1, 1]})
+        obs, info = env.reset(seed=0)
+        env.step(OracleAgent().act(obs, info))
+        with pytest.raises(ResetNeeded):
+            env.step({"p0": [1, 1], "p1": [1, 1]})
+    finally:
+        env.close()
+
+
+BAD_ACTIONS = {
+    "nan": ({"p0": [math.nan, 10.0], "p1": [10.0, 10.0]}, "'p0'", "not finite"),
+    "inf": ({"p0": [10.0, 10.0], "p1": [math.inf, 10.0]}, "'p1'", "not finite"),
+    "off screen": ({"p0": [10.0, 10.0], "p1": [1280.0, 10.0]}, "'p1'", "off screen"),
+    "negative": ({"p0": [-0.5, 10.0], "p1": [10.0, 10.0]}, "'p0'", "off screen"),
+    "wrong shape": ({"p0": [1.0, 2.0, 3.0], "p1": [10.0, 10.0]}, "'p0'", "shape (2,)"),
+    "missing key": ({"p0": [10.0, 10.0]}, "'p1'", "missing"),
+    "not numbers": ({"p0": ["a", "b"], "p1": [10.0, 10.0]}, "'p0'", "not a pair of numbers"),
+    "not a mapping": ([[1.0, 2.0], [3.0, 4.0]], "mapping", "got list"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_ACTIONS))
+def test_bad_action_is_reported_not_raised(env, case):
+    action, names, says = BAD_ACTIONS[case]
+    env.reset(seed=5)
+    _, reward, terminated, _, info = env.step(action)
+    assert reward == 0.0 and terminated and info["success"] is False
+    assert names in info["action_error"] and says in info["action_error"]
+    assert info["state"] == info["current_state"]  # nothing was performed
+    # The env keeps working: the next episode succeeds with the oracle.
+    obs, info = env.reset(seed=6)
+    _, reward, _, _, info = env.step(OracleAgent().act(obs, info))
+    assert reward == 1.0 and info["action_error"] is None
+
+
+def test_normalized_coordinates():
+    env = gym.make("FineState-Web-v0", coord_mode="normalized").unwrapped
+    pixel_env = gym.make("FineState-Web-v0").unwrapped
+    try:
+        obs, info = env.reset(seed=4)
+        _, pixel_info = pixel_env.reset(seed=4)
+        for name, box in info["boxes"]["current"].items():
+            pixel_box = pixel_info["boxes"]["current"][name]
+            assert box == [pixel_box[0] / 1280, pixel_box[1] / 720,
+                           pixel_box[2] / 1280, pixel_box[3] / 720]
+        assert env.action_space["p0"].high.tolist() == [1.0, 1.0]
+        _, reward, _, _, step_info = env.step(OracleAgent().act(obs, info))
+        assert reward == 1.0 and step_info["static"]["es_sr_int"]
+    finally:
+        env.close()
+        pixel_env.close()
+
+
+def test_viewport_option():
+    env = gym.make("FineState-Web-v0", viewport="800x600").unwrapped
+    try:
+        obs, info = env.reset(seed=2)
+        assert obs["screenshot"].shape == (600, 800, 3)
+        assert env.action_space["p1"].high.tolist() == [800.0, 600.0]
+        _, reward, _, _, _ = env.step(OracleAgent().act(obs, info))
+        assert reward == 1.0
+    finally:
+        env.close()
+    with pytest.raises(ValueError, match="WIDTHxHEIGHT"):
+        gym.make("FineState-Web-v0", viewport="big")
+
+
+def test_component_and_family_options():
+    with pytest.raises(ValueError, match="unknown component"):
+        gym.make("FineState-Web-v0", component="no_such_type")
+    with pytest.raises(ValueError, match="unknown family"):
+        gym.make("FineState-Web-v0", family="no_such_family")
+    env = gym.make("FineState-Web-v0", family="numeric_range").unwrapped
+    try:
+        seen = {env.reset(seed=s)[1]["family"] for s in range(6)}
+        assert seen == {"numeric_range"}
+    finally:
+        env.close()
+
+
+def test_reset_renders_a_given_instance(env):
+    _, info = env.reset(seed=9)
+    instance = info["instance"]
+    env.reset(seed=10)
+    obs, info2 = env.reset(options={"instance": instance})
+    assert info2["instance"]["id"] == instance["id"]
+    assert info2["boxes"] == info["boxes"]
+    _, reward, _, _, _ = env.step(OracleAgent().act(obs, info2))
+    assert reward == 1.0
+
+
+def test_no_request_leaves_the_browser(env):
+    env.reset(seed=1)
+    before = len(env.backend.blocked_requests)
+    env.backend.evaluate("""async () => {
+        const img = new Image(); img.src = 'https://example.com/pixel.png';
+        try { await fetch('http://127.0.0.1:9/x'); } catch (e) {}
+    }""")
+    blocked = env.backend.blocked_requests[before:]
+    assert any("example.com" in url for url in blocked)
+    assert any("127.0.0.1" in url for url in blocked)
+
+
+@pytest.mark.parametrize("env_id", ["FineState-Web-v0", "FineState-Mobile-v0"])
+def test_close_leaves_no_browser_process(env_id):
+    before = descendants(os.getpid())
+    chromium_before = matching(b"chromium")
+    env = gym.make(env_id)
+    env.reset(seed=0)
+    started = descendants(os.getpid()) - before
+    assert started, "the env started no process: is the browser real?"
+    env.close()
+    assert alive(started) == set()
+    # Nothing daemonised either (a crash handler re-parented to init, say).
+    assert matching(b"chromium") - chromium_before == set()
+    env.close()  # closing twice is harmless
+
+
+def test_browser_crash_is_reported_and_recovered():
+    before = descendants(os.getpid())
+    env = gym.make("FineState-Web-v0").unwrapped
+    try:
+        obs, info = env.reset(seed=0)
+        # Kill this env's browser only (other fixtures' browsers live on).
+        for pid in (descendants(os.getpid()) - before) & matching(b"chromium"):
+            os.kill(pid, 9)
+        _, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
+        assert reward == 0.0 and terminated
+        assert "Chromium died" in info["action_error"]
+        obs, info = env.reset(seed=1)  # a new browser
+        _, reward, _, _, _ = env.step(OracleAgent().act(obs, info))
+        assert reward == 1.0
+    finally:
+        env.close()
+
+
+def test_renderer_crash_is_reported_and_recovered():
+    """Only the page's renderer dies, the browser lives on: the next input on
+    the env's own DevTools connection fails, and that is reported as a crash."""
+    before = descendants(os.getpid())
+    env = gym.make("FineState-Web-v0").unwrapped
+    try:
+        obs, info = env.reset(seed=0)
+        renderers = [pid for pid in descendants(os.getpid()) - before
+                     if b"--type=renderer" in _cmdline(pid)]
+        assert renderers, "no renderer process found"
+        for pid in renderers:
+            os.kill(pid, 9)
+        deadline = time.monotonic() + 5
+        while alive(set(renderers)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # the browser has seen its renderer go before the next input
+        _, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
+        assert reward == 0.0 and terminated
+        assert "Chromium died" in info["action_error"]
+        obs, info = env.reset(seed=1)
+        _, reward, _, _, _ = env.step(OracleAgent().act(obs, info))
+        assert reward == 1.0
+    finally:
+        env.close()
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as file:
+            return file.read()
+    except OSError:  # gone meanwhile
+        return b""
+
+
+def test_oracle_points_are_inside_their_boxes(env):
+    obs, info = env.reset(seed=8)
+    action = OracleAgent().act(obs, info)
+    boxes = info["boxes"]["current"]
+    assert tuple(action["p1"]) == tuple(np.float32(box_center(boxes["goal"])))
