@@ -172,6 +172,11 @@ class Server(QObject):
 
     def _flush_pixels(self) -> None:
         """Paint now and make sure the X server has the pixels before we answer."""
+        # Every widget whole: after a drag Qt has repainted only the parts that moved,
+        # and a scroll bar's antialiased thumb then differs by a level at its corners
+        # with the drag's pace; a full repaint gives the same pixels every time.
+        for widget in self.stage.findChildren(QWidget):
+            widget.update()
         self.stage.repaint()
         self.app.processEvents()
         # A round trip on the app's own X connection: the server has handled

@@ -81,6 +81,10 @@ class MapView(QGraphicsView):
         self.setResizeAnchor(QGraphicsView.NoAnchor)
         self.setInteractive(False)
         self.setFocusPolicy(Qt.NoFocus)
+        # Repaint the whole viewport on every scroll: Qt's default scrolls by copying
+        # the old pixels, which moves the crosshair and scale bar drawn in viewport
+        # coordinates with the map, leaving copies that depend on the drag's pace.
+        self.setViewportUpdateMode(QGraphicsView.FullViewportUpdate)
         self.setFixedSize(params["width"], params["height"])
         self.pressed: QPoint | None = None
         self.base = list(pan)
