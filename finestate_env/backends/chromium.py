@@ -6,6 +6,7 @@ system `chromium` is used; `FINESTATE_CHROMIUM` overrides the path.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import threading
@@ -78,6 +79,15 @@ class _Driver:
         self._lock = threading.Lock()
         self._playwright: Playwright | None = None
         self._users = 0
+        # A forked child (Gymnasium's AsyncVectorEnv forks by default) inherits the
+        # parent's driver object, whose pipes and event loop belong to the parent: using
+        # it hangs. The child forgets it (never stops it) and starts its own.
+        os.register_at_fork(after_in_child=self._forget)
+
+    def _forget(self) -> None:
+        self._lock = threading.Lock()
+        self._playwright = None
+        self._users = 0
 
     def acquire(self) -> Playwright:
         with self._lock:
@@ -94,5 +104,25 @@ class _Driver:
                 playwright.stop()
 
 
+
 DRIVER = _Driver()
+
+
+class _DeadDriverNoise(logging.Filter):
+    """Drops asyncio's "Future exception was never retrieved" for a dead Playwright driver.
+
+    When the driver process dies (killed with its env's process group, say), Playwright
+    keeps "Connection closed while reading from the driver" in a future that nothing
+    awaits once the driver has started, and asyncio logs it to stderr when the future is
+    collected. By then the env has already reported the crash (BackendCrashed, then a
+    new driver), so the line is noise; any other asyncio error still shows.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not (record.getMessage().startswith("Future exception was never retrieved")
+                    and "Connection closed while reading from the driver" in str(error))
+
+
+logging.getLogger("asyncio").addFilter(_DeadDriverNoise())
 

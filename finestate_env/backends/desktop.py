@@ -2,8 +2,8 @@
 
 Per backend: an Xvfb display (a free number chosen by Xvfb itself through
 `-displayfd`, `-nolisten tcp`, access by a cookie in the backend's own
-Xauthority file), and the Qt app `python -m finestate_env.components.qt.app` in
-it, which renders a spec as native widgets and answers on a Unix socket (protocol in
+Xauthority file), and the Qt app `python -m finestate_env.components.qt.app` in it, which
+renders a spec as native widgets and answers on a Unix socket (protocol in
 widgets/qt/app.py). Input is real X pointer input sent by pyautogui through its
 X11 platform module (XTest); screenshots are `PIL.ImageGrab.grab(xdisplay=...)`.
 
@@ -26,7 +26,6 @@ import socket
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 import weakref
 from collections.abc import Iterator, Sequence
@@ -38,6 +37,7 @@ import numpy as np
 from PIL import ImageGrab
 
 from finestate_env.backends.base import Backend, BackendCrashed, Rendered
+from finestate_env.backends.scratch import make_scratch_dir
 from finestate_env.components.qt import DESKTOP_TYPES
 from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
 
@@ -162,7 +162,7 @@ class DesktopBackend(Backend):
             raise
 
     def _start_display(self) -> None:
-        self.workdir = tempfile.mkdtemp(prefix="finestate-desktop-")
+        self.workdir = make_scratch_dir("finestate-desktop-")
         with open(self.xauthority, "wb") as f:
             f.write(_xauth_entry(secrets.token_bytes(16)))
         xvfb = shutil.which("Xvfb")

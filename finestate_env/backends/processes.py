@@ -62,3 +62,10 @@ def memory_kib(pids: set[int]) -> dict[str, int]:
         except OSError:
             continue
     return {"peak_rss": peak, "pss": pss}
+
+
+def start_time(pid: int) -> int | None:
+    """When `pid` started, in clock ticks since boot (None: no such process). With the
+    pid it names one process for good: a pid reused later has another start time."""
+    fields = _stat_fields(pid)
+    return None if fields is None or fields[0] == "Z" else int(fields[19])

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import shutil
-import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -26,6 +25,7 @@ from finestate_env import components
 from finestate_env.backends.base import Backend, BackendCrashed, Rendered
 from finestate_env.backends.cdp import CdpChannel, CdpConnectionLost, CdpError
 from finestate_env.backends.chromium import DRIVER, LAUNCH_ARGS, find_chromium
+from finestate_env.backends.scratch import make_scratch_dir
 from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
 
 WEB_ROOT = Path(components.__file__).parent / "web"
@@ -73,7 +73,7 @@ class WebBackend(Backend):
         try:
             # A persistent context, so that the profile folder, and in it the
             # port Chromium picked for our own DevTools connection, is known.
-            self._profile = tempfile.mkdtemp(prefix="finestate-chromium-")
+            self._profile = make_scratch_dir("finestate-chromium-")
             self._context = self._playwright.chromium.launch_persistent_context(
                 self._profile, executable_path=self.chromium or find_chromium(self.headless),
                 headless=self.headless, args=self._launch_args(), service_workers="block",
