@@ -15,6 +15,8 @@ by a string, so importing this package imports neither a backend nor the env.
 
 import gymnasium
 
+from finestate_env.core.states import decode_state
+
 __version__ = "0.1.0"
 
 ENV_IDS = ("FineState-Web-v0", "FineState-Mobile-v0", "FineState-Desktop-v0")
@@ -32,3 +34,5 @@ def _register_envs() -> None:
 
 
 _register_envs()
+
+__all__ = ["ENV_IDS", "__version__", "decode_state"]

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 
 from finestate_env.components import resolve
 from finestate_env.components.themes import themes_for
+from finestate_env.core.schema import Instance
 from finestate_env.replay import drawing
 from finestate_env.replay.drawing import crop_around, draw_boxes
 
@@ -22,10 +23,10 @@ LABEL_WIDTH = 130
 HEADER = 28
 
 
-def render_tile(env, instance: dict, theme: str) -> Image.Image:
+def render_tile(env, instance: Instance, theme: str) -> Image.Image:
     """The instance drawn in `theme`, boxes re-measured live, cropped around `loc`."""
-    live = dict(instance["live"], theme=theme)
-    obs, info = env.reset(options={"instance": dict(instance, live=live)})
+    live = instance.live.model_copy(update={"theme": theme})
+    obs, info = env.reset(options={"instance": instance.model_copy(update={"live": live})})
     image = Image.fromarray(obs["screenshot"])
     boxes = info["boxes"]["current"]
     draw_boxes(image, {name: boxes[name] for name in ("loc", "core", "goal", "now")})
@@ -53,9 +54,10 @@ def make_gallery(out: str | Path, components: list[str] | None = None, seed: int
         for row, name in enumerate(names):
             top = HEADER + row * TILE[1]
             draw.text((8, top + TILE[1] // 2 - 8), name, fill=(0, 0, 0), font=font)
-            _, info = env.reset(seed=seed, options={"component": name})
+            env.reset(seed=seed, options={"component": name})
+            instance = env.instance
             for col, theme in enumerate(themes):
-                tile = render_tile(env, info["instance"], theme)
+                tile = render_tile(env, instance, theme)
                 sheet.paste(tile, (LABEL_WIDTH + col * TILE[0], top))
             draw.line((0, top, sheet.width, top), fill=(220, 220, 220))
     finally:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 from finestate_env.core.schema import StageVerdicts, StepResult
+from finestate_env.core.states import decode_state
 
 
 def run_episodes(env, agent, episodes: int, seed: int = 0,
@@ -25,14 +27,14 @@ def run_episodes(env, agent, episodes: int, seed: int = 0,
 
 def step_result(info: dict[str, Any], action: Any) -> StepResult:
     """The record of one step, from the env's step `info` (points as the agent gave them)."""
-    instance = info["instance"]
+    instance = json.loads(info["instance"])
     return StepResult(
         id=instance["id"], component=info["component"], family=info["family"],
         platform=instance["platform"], p0=_point(action, "p0"), p1=_point(action, "p1"),
-        state=info["state"], goal_state=info["goal_state"], success=info["success"],
-        static=StageVerdicts(**info["static"]), live=StageVerdicts(**info["live"]),
-        crosscheck=info["crosscheck"], action_error=info["action_error"],
-        timings=info["timings"])
+        state=decode_state(info["state"]), goal_state=decode_state(info["goal_state"]),
+        success=info["success"], static=StageVerdicts(**info["static"]),
+        live=StageVerdicts(**info["live"]), crosscheck=info["crosscheck"],
+        action_error=info["action_error"], timings=info.get("timings", {}))
 
 
 def _point(action: Any, key: str) -> tuple[float, float] | None:

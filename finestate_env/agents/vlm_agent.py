@@ -129,7 +129,7 @@ class VLMAgent:
         """The env's action; an unreadable answer becomes NaN points (the env reports it)."""
         instance = None
         if self.vda == "oracle":
-            instance = Instance.model_validate(info["instance"])
+            instance = Instance.model_validate_json(info["instance"])
         answer = self.answer(observation["screenshot"], observation["instruction"], instance)
         height, width = np.shape(observation["screenshot"])[:2]
         return {key: self._to_frame(point, (int(width), int(height)))

@@ -27,7 +27,8 @@ from finestate_env.replay.audit import audit_instance
 def bench_component(component: str, episodes: int, viewport: str,
                     env_id: str = "FineState-Web-v0", audit_density: int = 4,
                     backend: dict | None = None) -> dict:
-    env = gym.make(env_id, component=component, viewport=viewport, **(backend or {})).unwrapped
+    env = gym.make(env_id, component=component, viewport=viewport, timings=True,
+                   **(backend or {})).unwrapped
     agent = OracleAgent()
     resets, steps, phases = [], [], {}
     try:

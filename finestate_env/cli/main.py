@@ -22,7 +22,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.vda != "none" and args.agent != "openai":
         raise ValueError(f"--vda {args.vda} hints a VLM: it needs --agent openai")
     env = gym.make(_env_id(args), component=args.component, family=args.family,
-                   **_env_options(args)).unwrapped
+                   timings=True, **_env_options(args)).unwrapped  # results.jsonl keeps them
     baseline = baseline_results = None
     try:
         if args.agent == "openai":

@@ -2,6 +2,12 @@
 
 A bad action is never a crash and never silently clamped: `parse_action`
 returns the points it could read and one message naming what was wrong.
+
+The action spaces are closed boxes ([0, width] x [0, height], [0, 1], [-1, 1]), and
+RL libraries clip their actions onto them, so the upper edge must be performable:
+a point exactly on it (x = width, y = height) is performed at the centre of the last
+pixel column or row (width - 0.5). That is the one adjustment; a point beyond the
+edge is an error.
 """
 
 from __future__ import annotations
@@ -55,9 +61,32 @@ def _parse_point(action: Mapping, key: str, coord_mode: CoordConvention,
         return None, f"action[{key!r}] = {array.tolist()} is not finite"
     x, y = point_to_pixel(array, coord_mode, viewport)
     width, height = viewport
-    if not (0 <= x < width and 0 <= y < height):
-        frame = ("[0, 1) x [0, 1)" if coord_mode == "normalized"
-                 else f"[0, {width}) x [0, {height})")
+    if not (0 <= x <= width and 0 <= y <= height):
+        frame = ("[0, 1] x [0, 1]" if coord_mode == "normalized"
+                 else f"[0, {width}] x [0, {height}]")
         return None, (f"action[{key!r}] = {array.tolist()} is off screen: "
                       f"{coord_mode} points must lie in {frame}")
-    return (x, y), None
+    return (_on_last_pixel(x, width), _on_last_pixel(y, height)), None
+
+
+def _on_last_pixel(value: float, size: int) -> float:
+    """The space's closed upper edge is the last pixel (the module docstring says why)."""
+    return size - 0.5 if value == size else value
+
+
+def parse_flat_action(action: Any, viewport: tuple[int, int]) -> ParsedAction:
+    """A flat action `(p0x, p0y, p1x, p1y)` in [-1, 1], -1 the screen's left (top) edge
+    and 1 its right (bottom) edge, mapped to screenshot pixels."""
+    try:
+        array = np.asarray(action, dtype=np.float64)
+    except (TypeError, ValueError):
+        return ParsedAction(None, None, f"flat action {action!r} is not four numbers")
+    if array.shape != (4,):
+        return ParsedAction(None, None, f"flat action must have shape (4,), got {array.shape}")
+    if not np.all(np.isfinite(array)):
+        return ParsedAction(None, None, f"flat action {array.tolist()} is not finite")
+    if np.any(np.abs(array) > 1):
+        return ParsedAction(None, None, f"flat action {array.tolist()} is outside [-1, 1]")
+    width, height = viewport
+    x0, y0, x1, y1 = ((array + 1) / 2 * np.array([width, height, width, height])).tolist()
+    return parse_action({"p0": (x0, y0), "p1": (x1, y1)}, "pixel", viewport)

@@ -15,7 +15,7 @@ from gymnasium.error import ResetNeeded
 from finestate_env import components
 from finestate_env.backends import DEFAULT_BACKEND, Backend, BackendCrashed, make_backend
 from finestate_env.components.themes import themes_for
-from finestate_env.core.actions import parse_action
+from finestate_env.core.actions import parse_action, parse_flat_action
 from finestate_env.core.coords import box_from_pixel
 from finestate_env.core.schema import (
     Boxes,
@@ -26,8 +26,18 @@ from finestate_env.core.schema import (
     Platform,
     Size,
 )
+from finestate_env.core.states import encode_state
 from finestate_env.env.episode import judge, perform_and_judge
-from finestate_env.env.spaces import action_space, observation_space
+from finestate_env.env.observation import ObservationMaker
+from finestate_env.env.spaces import (
+    ACTION_TYPES,
+    OBS_DTYPES,
+    OBS_TYPES,
+    ActionType,
+    ObsDtype,
+    ObsType,
+    action_space,
+)
 
 DEFAULT_VIEWPORT = (1280, 720)
 # A phone's native screen: 360x800 CSS px at device scale factor 3 (backends/mobile.py).
@@ -48,15 +58,21 @@ class FineStateEnv(gym.Env):
     ## Action Space
     `Dict(p0=Box(2,), p1=Box(2,))`, float32 `(x, y)` points. With
     `coord_mode="pixel"` (default) they are screenshot pixels in
-    `[0, width) x [0, height)`, origin top-left; with `"normalized"` they are
-    divided by the screenshot size. `p0` locates the control, `p1` operates it;
-    the component's gesture says how: `tap` hovers p0 then clicks p1, `drag`
-    presses at p0, moves, and releases at p1.
+    `[0, width] x [0, height]`, origin top-left; with `"normalized"` they are
+    divided by the screenshot size. The upper edge (x = width) is performed on the
+    last pixel; every point of the space is performable. `p0` locates the control,
+    `p1` operates it; the component's gesture says how: `tap` hovers p0 then clicks
+    p1, `drag` presses at p0, moves, and releases at p1. `action_type="flat"`:
+    `Box(-1, 1, (4,), float32)`, (p0x, p0y, p1x, p1y) with -1 and 1 the screen's edges.
 
     ## Observation Space
     `Dict(screenshot=Box(0, 255, (H, W, 3), uint8), instruction=Text)`. The
     screenshot shows the control in a state where the goal is reachable in one
     gesture; the instruction is the interact instruction of the instance.
+    `obs_type="image"`: one Box, the screenshot under a strip with the instruction
+    drawn in it; `obs_type="dict_bytes"`: the instruction as a Box of UTF-8 bytes;
+    `obs_size=(w, h)` resizes the image, `obs_dtype="float32"` scales it to [0, 1]
+    (env/observation.py).
 
     ## Rewards
     1.0 when the state read back equals the goal state exactly (on the type's own
@@ -78,17 +94,25 @@ class FineStateEnv(gym.Env):
     factor in CSS px), `coord_mode`
     ("pixel" or "normalized"), `render_mode` (None or "rgb_array"), `theme` (one of
     `components.themes.themes_for(platform)`, or None to draw one per episode), `backend`
-    (default per platform) and `backend_options` (passed to the backend).
+    (default per platform) and `backend_options` (passed to the backend), the RL
+    options `obs_type`, `obs_size`, `obs_dtype`, `action_type`, and `timings` (True:
+    `info["timings"]` gives ms per phase; off by default, wall-clock values are not
+    reproducible).
 
-    `info` keys (docs/design.md §4b): after reset `instance`, `component`, `family`,
-    `gesture`, `current_state`, `goal_state`, `boxes`; after step also `state`,
-    `success`, `static`, `live`, `crosscheck`, `timings` (ms), `action_error`.
-    Boxes are `[x1, y1, x2, y2]` with inclusive edges in the action's frame.
+    `info` keys (docs/design.md §4b), each of one type in every episode: after reset
+    `instance` (JSON text; the model is `env.unwrapped.instance`), `component`,
+    `family`, `gesture` (str), `current_state`, `goal_state` (canonical JSON text:
+    `finestate_env.decode_state`), `boxes` (`{"current", "target"}` of `{"loc", "core",
+    "goal", "now"}`, each a float64 array `[x1, y1, x2, y2]` with inclusive edges in the
+    action's frame); after step also `state` (JSON text), `success` (bool), `static` and
+    `live` (four bools each), `crosscheck` (str), `action_error` (None or a message).
 
     ## Version History
     - v0: first release: the 23 FineState component types on the web (Chromium),
       mobile (Chromium with touch emulation, or an Android device through adb)
-      and desktop (native Qt controls in Xvfb).
+      and desktop (native Qt controls in Xvfb). Info values have one type each
+      (states as JSON text, boxes as arrays, the instance as JSON text), `timings`
+      only on request, and the RL observation and action options.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
@@ -98,7 +122,9 @@ class FineStateEnv(gym.Env):
                  viewport: tuple[int, int] | str | None = None,
                  coord_mode: CoordConvention = "pixel", render_mode: str | None = None,
                  theme: str | None = None, backend: str | Backend | None = None,
-                 backend_options: dict[str, Any] | None = None) -> None:
+                 backend_options: dict[str, Any] | None = None, obs_type: ObsType = "dict",
+                 obs_size: tuple[int, int] | str | None = None, obs_dtype: ObsDtype = "uint8",
+                 action_type: ActionType = "dict", timings: bool = False) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if coord_mode not in ("pixel", "normalized"):
@@ -113,8 +139,20 @@ class FineStateEnv(gym.Env):
                                                                            DEFAULT_VIEWPORT))
         self.coord_mode = coord_mode
         self.render_mode = render_mode
-        self.observation_space = observation_space(self.viewport)
-        self.action_space = action_space(self.viewport, coord_mode)
+        if obs_type not in OBS_TYPES:
+            raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, got {obs_type!r}")
+        if obs_dtype not in OBS_DTYPES:
+            raise ValueError(f"obs_dtype must be one of {list(OBS_DTYPES)}, got {obs_dtype!r}")
+        if action_type not in ACTION_TYPES:
+            raise ValueError(f"action_type must be one of {list(ACTION_TYPES)}, "
+                             f"got {action_type!r}")
+        self._observe = ObservationMaker(
+            self.viewport, obs_type, None if obs_size is None else _parse_size(obs_size, 8),
+            obs_dtype)
+        self.observation_space = self._observe.space
+        self.action_type = action_type
+        self.action_space = action_space(self.viewport, coord_mode, action_type)
+        self.timings = timings
         if isinstance(backend, Backend):
             self.backend = backend
         else:
@@ -142,7 +180,9 @@ class FineStateEnv(gym.Env):
         started = time.perf_counter()
         options = options or {}
         if "instance" in options:
-            instance = Instance.model_validate(options["instance"])
+            given = options["instance"]  # a model, its dict, or info["instance"]'s JSON text
+            instance = (Instance.model_validate_json(given) if isinstance(given, str | bytes)
+                        else Instance.model_validate(given))
             if instance.live is None:
                 raise ValueError(f"instance {instance.id!r} has no live block: it cannot be "
                                  "rendered, only scored statically")
@@ -163,8 +203,9 @@ class FineStateEnv(gym.Env):
         self._screenshot = self.backend.screenshot()
         self._done = False
         info = self._reset_info(instance, rendered.state)
-        info["timings"] = {"render": _ms(started, rendered_at), "screenshot": _ms(rendered_at),
-                           "total": _ms(started)}
+        if self.timings:
+            info["timings"] = {"render": _ms(started, rendered_at),
+                               "screenshot": _ms(rendered_at), "total": _ms(started)}
         return self._observation(), info
 
     def step(self, action: Any):
@@ -172,7 +213,8 @@ class FineStateEnv(gym.Env):
             raise ResetNeeded("call reset() before step(): each episode is one interaction")
         started = time.perf_counter()
         instance = self._instance
-        parsed = parse_action(action, self.coord_mode, self.viewport)
+        parsed = (parse_flat_action(action, self.viewport) if self.action_type == "flat"
+                  else parse_action(action, self.coord_mode, self.viewport))
         boxes = instance.boxes.current
         performed = parsed.error is None
         try:
@@ -182,25 +224,29 @@ class FineStateEnv(gym.Env):
             performed = False
             judged = judge(instance, parsed.p0, parsed.p1, None, boxes=boxes,
                            action_error=str(exc))
-        timings = dict(judged.timings)
+        timings = {"action": 0.0, "readback": 0.0, "screenshot": 0.0, **judged.timings}
         # Without input nothing changed, and after a crash there is nothing to
-        # capture: the last screenshot stays the observation.
+        # capture: the last screenshot stays the observation, as a copy, since the
+        # caller may keep and modify the one reset returned.
         if performed:
             shot_started = time.perf_counter()
             self._screenshot = self.backend.screenshot()
             timings["screenshot"] = _ms(shot_started)
+        else:
+            self._screenshot = self._screenshot.copy()
         timings["total"] = _ms(started)
         self._done = True
         info = self._reset_info(instance, instance.current_state)
         info.update(
-            state=judged.state,
+            state=encode_state(judged.state),
             success=judged.live_exact,
             static=judged.static.model_dump(),
             live=judged.live.model_dump(),
             crosscheck=judged.crosscheck,
-            timings=timings,
             action_error=judged.action_error,
         )
+        if self.timings:
+            info["timings"] = timings
         return self._observation(), float(judged.live_exact), True, False, info
 
     def render(self) -> np.ndarray | None:
@@ -249,38 +295,46 @@ class FineStateEnv(gym.Env):
             goal_state=live.goal_state, size=live.viewport, boxes=boxes, live=live)
 
     def _reset_info(self, instance: Instance, shown_state: Any) -> dict[str, Any]:
+        # One type per key in every episode (docs/design.md §4b): vector envs build
+        # each info array from the first env's value.
         return {
-            "instance": instance.model_dump(mode="json"),
+            "instance": instance.model_dump_json(),
             "component": instance.component,
             "family": instance.family,
             "gesture": instance.gesture,
-            "current_state": shown_state,
-            "goal_state": instance.goal_state,
+            "current_state": encode_state(shown_state),
+            "goal_state": encode_state(instance.goal_state),
             "boxes": {name: self._boxes_in_frame(getattr(instance.boxes, name))
                       for name in ("current", "target")},
         }
 
-    def _boxes_in_frame(self, boxes: Boxes) -> dict[str, list[float]]:
-        return {name: list(box_from_pixel(getattr(boxes, name), self.coord_mode, self.viewport))
+    def _boxes_in_frame(self, boxes: Boxes) -> dict[str, np.ndarray]:
+        return {name: np.array(box_from_pixel(getattr(boxes, name), self.coord_mode,
+                                              self.viewport), dtype=np.float64)
                 for name in ("loc", "core", "goal", "now")}
 
-    def _observation(self) -> dict[str, Any]:
-        return {"screenshot": self._screenshot,
-                "instruction": self._instance.instructions.interact}
+    def _observation(self) -> Any:
+        return self._observe(self._screenshot, self._instance.instructions.interact)
 
 
 def _parse_viewport(viewport: tuple[int, int] | str) -> tuple[int, int]:
-    if isinstance(viewport, str):
-        try:
-            width, height = (int(v) for v in viewport.lower().split("x"))
-        except ValueError:
-            raise ValueError(f"viewport {viewport!r} is not 'WIDTHxHEIGHT'") from None
-    else:
-        width, height = (int(v) for v in viewport)
     # 320 px: the smallest side on which every control fits whole (a month grid
     # needs ~300 px); phones are 360 px wide and more.
-    if not (320 <= width <= 4096 and 320 <= height <= 4096):
-        raise ValueError(f"viewport {width}x{height} is outside 320..4096 pixels per side")
+    return _parse_size(viewport, 320, "viewport")
+
+
+def _parse_size(size: tuple[int, int] | str, smallest: int,
+                name: str = "obs_size") -> tuple[int, int]:
+    """(width, height) from a pair or "WxH", each side in smallest..4096 pixels."""
+    if isinstance(size, str):
+        try:
+            width, height = (int(v) for v in size.lower().split("x"))
+        except ValueError:
+            raise ValueError(f"{name} {size!r} is not 'WIDTHxHEIGHT'") from None
+    else:
+        width, height = (int(v) for v in size)
+    if not (smallest <= width <= 4096 and smallest <= height <= 4096):
+        raise ValueError(f"{name} {width}x{height} is outside {smallest}..4096 pixels per side")
     return width, height
 
 

@@ -126,7 +126,7 @@ def instances_file(tmp_path_factory, env_for):
     instances = []
     for component, seed in (("switch", 0), ("date_picker", 1), ("slider", 2)):
         obs, info = env_for(component).reset(seed=seed)
-        instance = Instance.model_validate(info["instance"])
+        instance = Instance.model_validate_json(info["instance"])
         image = f"images/{instance.id}.png"
         Image.fromarray(obs["screenshot"]).save(folder / image)
         instance = instance.model_copy(update={"image": image})

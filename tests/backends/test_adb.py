@@ -83,7 +83,8 @@ def test_screen_frame_is_found_and_boxes_are_screen_pixels(env):
     for config in ("current", "target"):
         for name in ("loc", "core", "goal", "now"):
             x1, y1, x2, y2 = getattr(getattr(emulated, config), name)
-            assert info["boxes"][config][name] == [x1, y1 + STATUS_BAR, x2, y2 + STATUS_BAR]
+            assert info["boxes"][config][name].tolist() == [
+                x1, y1 + STATUS_BAR, x2, y2 + STATUS_BAR]
 
 
 def test_screencap_png_is_decoded(env):

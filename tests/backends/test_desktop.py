@@ -16,7 +16,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from finestate_env import components
+from finestate_env import components, decode_state
 from finestate_env.agents.scripted import OracleAgent
 from finestate_env.backends.desktop import DesktopBackend
 from finestate_env.backends.processes import alive
@@ -179,7 +179,7 @@ def test_a_blank_action_changes_nothing(env):
                                           "p1": np.array(BLANK, np.float32)})
         assert reward == 0.0 and info["success"] is False and info["action_error"] is None
         definition = components.COMPONENTS[component]
-        assert definition.states_equal(info["state"], env.instance.current_state,
+        assert definition.states_equal(decode_state(info["state"]), env.instance.current_state,
                                        env.instance.live.params), component
 
 
@@ -193,7 +193,7 @@ def test_bad_actions_are_answered_clearly(env, action, words):
     _, reward, terminated, _, info = env.step(action)
     assert reward == 0.0 and terminated
     assert info["action_error"] is not None and words in info["action_error"]
-    assert info["state"] == env.instance.current_state
+    assert decode_state(info["state"]) == env.instance.current_state
 
 
 def _processes_of(backend):

@@ -48,7 +48,7 @@ def test_a_phone_screen_driven_by_touch(env):
     assert env.action_space["p1"].high.tolist() == [float(SCREEN[0]), float(SCREEN[1])]
     assert env.backend.layout_viewport == (360, 800)
     assert env.backend.evaluate("[innerWidth, innerHeight, devicePixelRatio]") == [360, 800, 3]
-    assert info["instance"]["live"]["theme"] in MOBILE_THEMES
+    assert env.instance.live.theme in MOBILE_THEMES
     env.backend.evaluate("""() => { window.__seen = [];
         for (const type of ['pointerdown', 'pointerup', 'click', 'mousemove'])
           window.addEventListener(type, (e) => window.__seen.push(
@@ -161,8 +161,8 @@ def test_same_seed_same_instance_and_pixels(env, component):
 
 BAD_ACTIONS = {
     "nan": ({"p0": [float("nan"), 10.0], "p1": [10.0, 10.0]}, "'p0'", "not finite"),
-    "off screen": ({"p0": [10.0, 10.0], "p1": [1080.0, 10.0]}, "'p1'", "off screen"),
-    "below the screen": ({"p0": [10.0, 2400.0], "p1": [10.0, 10.0]}, "'p0'", "off screen"),
+    "off screen": ({"p0": [10.0, 10.0], "p1": [1080.5, 10.0]}, "'p1'", "off screen"),
+    "below the screen": ({"p0": [10.0, 2400.5], "p1": [10.0, 10.0]}, "'p0'", "off screen"),
     "wrong shape": ({"p0": [1.0, 2.0, 3.0], "p1": [10.0, 10.0]}, "'p0'", "shape (2,)"),
 }
 

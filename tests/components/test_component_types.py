@@ -49,7 +49,7 @@ def test_instructions_name_the_goal_in_allowed_characters(component):
         instructions = definition.instructions(rng, sample)
         for text in (instructions.locate, instructions.interact):
             assert 0 < len(text) <= INSTRUCTION_MAX_LENGTH
-            assert set(text) <= INSTRUCTION_CHARSET, set(text) - INSTRUCTION_CHARSET
+            assert set(text) <= set(INSTRUCTION_CHARSET), set(text) - set(INSTRUCTION_CHARSET)
         wordings.add(instructions.interact.split()[0])
     assert len(wordings) >= 2, f"one wording only: {wordings}"
 

@@ -41,7 +41,7 @@ def fingerprints(platform: str) -> list[dict]:
             seed = FIRST_SEED + i
             obs, info = env.reset(seed=seed, options={"component": component})
             cases.append({"platform": platform, "component": component, "seed": seed,
-                          "id": info["instance"]["id"],
+                          "id": env.instance.id,
                           "sha256": hashlib.sha256(obs["screenshot"].tobytes()).hexdigest()})
         return cases
     finally:

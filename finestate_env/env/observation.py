@@ -1,0 +1,119 @@
+"""Turning a screenshot and an instruction into the observation the env was made for.
+
+The default observation is the screenshot as captured and the instruction as text.
+The RL options (env/spaces.py) change only what the agent is handed, never the page:
+the control, its boxes, the actions' frame and `render()` stay the screenshot's.
+
+- `obs_type="image"` draws the instruction into a strip above the screenshot, black
+  on white, in DejaVu Sans (Debian's fonts-dejavu-core, which make installs), so that
+  a policy that sees only pixels still sees its goal. The strip is sized to the
+  screenshot's width (three lines at width / 40 px) and holds the whole instruction at
+  every default screen size; an instruction too long for it ends in "...".
+- `obs_size` resizes the whole image (strip included) with bilinear filtering.
+- `obs_dtype="float32"` divides by 255.
+- `obs_type="dict_bytes"` gives the instruction as its UTF-8 bytes, zero-padded.
+
+Every step is deterministic: the same screenshot and instruction give the same array.
+"""
+
+from __future__ import annotations
+
+import functools
+import textwrap
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from finestate_env.env.spaces import (
+    INSTRUCTION_MAX_LENGTH,
+    ObsDtype,
+    ObsType,
+    observation_space,
+)
+
+FONT_PATH = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+STRIP_LINES = 3
+
+
+class ObservationMaker:
+    """Builds observations of one kind for screenshots of one size (width, height)."""
+
+    def __init__(self, viewport: tuple[int, int], obs_type: ObsType = "dict",
+                 obs_size: tuple[int, int] | None = None, obs_dtype: ObsDtype = "uint8"):
+        width, height = viewport
+        self.obs_type, self.obs_size, self.obs_dtype = obs_type, obs_size, obs_dtype
+        self.font_px = max(12, round(width / 40))
+        self.strip_height = (STRIP_LINES * round(self.font_px * 1.25) + self.font_px
+                             if obs_type == "image" else 0)
+        shown = obs_size or (width, height + self.strip_height)
+        self.space = observation_space((shown[1], shown[0], 3), obs_type, obs_dtype)
+
+    def __call__(self, screenshot: np.ndarray, instruction: str):
+        if self.obs_type == "image":
+            return self._image(np.concatenate([self._strip(instruction, screenshot.shape[1]),
+                                               screenshot]))
+        image = self._image(screenshot)
+        if self.obs_type == "dict_bytes":
+            return {"screenshot": image, "instruction": instruction_bytes(instruction)}
+        return {"screenshot": image, "instruction": instruction}
+
+    def _image(self, pixels: np.ndarray) -> np.ndarray:
+        if self.obs_size is not None and (pixels.shape[1], pixels.shape[0]) != self.obs_size:
+            pixels = np.asarray(Image.fromarray(pixels).resize(
+                self.obs_size, Image.Resampling.BILINEAR))
+        if self.obs_dtype == "float32":
+            return pixels.astype(np.float32) / np.float32(255.0)
+        return pixels
+
+    def _strip(self, instruction: str, width: int) -> np.ndarray:
+        return _draw_strip(instruction, width, self.strip_height, self.font_px)
+
+
+def wrap_instruction(instruction: str, width: int, font_px: int) -> list[str]:
+    """The instruction's lines in a strip `width` px wide, before any shortening."""
+    font = _font(font_px)
+    room = width - 2 * (font_px // 2)
+    lines: list[str] = []
+    for word in instruction.split():
+        # Measured, not counted: glyph widths vary.
+        if lines and font.getlength(f"{lines[-1]} {word}") <= room:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+@functools.lru_cache(maxsize=256)
+def _draw_strip(instruction: str, width: int, height: int, font_px: int) -> np.ndarray:
+    font = _font(font_px)
+    margin = font_px // 2
+    lines = wrap_instruction(instruction, width, font_px)
+    if len(lines) > STRIP_LINES:
+        lines = lines[:STRIP_LINES - 1] + [textwrap.shorten(
+            " ".join(lines[STRIP_LINES - 1:]), width=len(lines[STRIP_LINES - 1]),
+            placeholder="...")]
+    image = Image.new("RGB", (width, height), "white")
+    draw = ImageDraw.Draw(image)
+    for row, line in enumerate(lines):
+        draw.text((margin, margin + row * round(font_px * 1.25)), line, fill="black",
+                  font=font)
+    strip = np.asarray(image)
+    strip.setflags(write=False)  # cached: shared by every observation with this text
+    return strip
+
+
+@functools.lru_cache(maxsize=8)
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    if FONT_PATH.is_file():
+        return ImageFont.truetype(str(FONT_PATH), size)
+    return ImageFont.load_default(size)  # Pillow's own font, when DejaVu is not installed
+
+
+def instruction_bytes(instruction: str) -> np.ndarray:
+    """The instruction as UTF-8 bytes, zero-padded to INSTRUCTION_MAX_LENGTH (a byte Box);
+    `bytes(array).rstrip(b"\\0").decode()` gives it back."""
+    encoded = instruction.encode("utf-8")[:INSTRUCTION_MAX_LENGTH]
+    array = np.zeros(INSTRUCTION_MAX_LENGTH, dtype=np.uint8)
+    array[:len(encoded)] = np.frombuffer(encoded, dtype=np.uint8)
+    return array
