@@ -16,6 +16,7 @@ APT_PACKAGES := chromium chromium-headless-shell fonts-dejavu-core fonts-dejavu-
 	$(DESKTOP_PACKAGES)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 EPISODES ?= 100
+TORCH ?= 2.13.0
 
 .PHONY: run test bench lint install system clean
 
@@ -40,7 +41,7 @@ bench: install
 	  --replay-instances 0 --out bench-adb.json
 
 lint: install
-	$(VENV)/bin/ruff check finestate_env widgets replay tests
+	$(VENV)/bin/ruff check finestate_env widgets replay tests examples
 
 install: system $(STAMP)
 
@@ -60,7 +61,10 @@ system:
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	# torch first, pinned to the CPU build this kind of machine keeps on disk; the rl
+	# extra's `torch>=2.8` is then satisfied instead of pulling a CUDA build (GBs).
+	$(PY) -m pip install -q 'torch==$(TORCH)'
+	$(PY) -m pip install -q -e '.[test,rl]'
 	touch $(STAMP)
 
 clean:

@@ -1,0 +1,47 @@
+"""The RL examples as a user runs them, in their smoke setting: real Stable-Baselines3,
+RLlib (a local Ray with remote env runners) and TorchRL, each under 3 minutes here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _run(script: str) -> tuple[dict, float]:
+    started = time.monotonic()
+    result = subprocess.run([sys.executable, str(EXAMPLES / script), "--smoke"],
+                            capture_output=True, text=True, timeout=300)
+    elapsed = time.monotonic() - started
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    return summary, elapsed
+
+
+def test_stable_baselines3_ppo_over_subprocvecenv():
+    summary, elapsed = _run("sb3_ppo.py")
+    assert summary["env_steps"] == 256  # PPO collected and trained on every step asked for
+    assert summary["episodes_seen"] == 100  # one gesture per episode (SB3 keeps the last 100)
+    assert summary["rewards_exact"] is True
+    assert elapsed < 180
+
+
+def test_rllib_ppo_with_remote_env_runners():
+    summary, elapsed = _run("rllib_ppo.py")
+    assert summary["env_steps"] >= 128  # 2 iterations of 64 steps, 2 runners x 2 envs
+    assert summary["episodes"] == summary["env_steps"]  # every step ends its episode
+    assert 0.0 <= summary["episode_return_mean"] <= 1.0  # exact 0/1 rewards, one per episode
+    assert elapsed < 180
+
+
+def test_torchrl_rollout_over_parallelenv():
+    summary, elapsed = _run("torchrl_rollout.py")
+    assert summary["env_steps"] == 64  # 2 workers x 32 steps
+    assert summary["rewards_exact"] and summary["reward_is_success"]
+    assert summary["screenshot"] == [2, 32, 720, 1280, 3]
+    assert elapsed < 180
+
