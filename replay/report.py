@@ -97,6 +97,8 @@ def _case(record: ReplayRecord, instance: Instance | None, images_root: Path | N
         no_image = "instance not found"
     elif instance.image is None or images_root is None:
         no_image = "the instance names no image"
+    elif instance.boxes is None:
+        no_image = "the instance's image size is unknown"
     else:
         path = images_root / instance.image
         if path.exists():

@@ -118,6 +118,8 @@ def _replay(args: argparse.Namespace) -> int:
     predictions = read_predictions(args.predictions, skip_invalid=args.skip_invalid)
     _say_skipped(args.instances, instances.skipped)
     _say_skipped(args.predictions, predictions.skipped)
+    _say_unknown_types(args.instances, instances.unknown_types)
+    _check_pixel_sizes(instances.items, predictions, args.predictions)
     jobs, unknown = pair_predictions(instances.items, predictions.items)
     if unknown:
         print(f"finestate: {len(unknown)} predictions name no instance of {args.instances} "
@@ -316,7 +318,33 @@ def _read_static(args: argparse.Namespace, path: str):
     read = read_instances(path, skip_invalid=args.skip_invalid, platform=args.platform,
                           images=args.images, image_size=args.image_size)
     _say_skipped(path, read.skipped)
+    _say_unknown_types(path, read.unknown_types)
     return read
+
+
+def _say_unknown_types(path: str, unknown: dict[str, int]) -> None:
+    if unknown:
+        names = ", ".join(f"{json.dumps(name)} {count}" for name, count in
+                          sorted(unknown.items(), key=lambda item: (-item[1], item[0])))
+        print(f"finestate: {sum(unknown.values())} records of {path} name a component type "
+              f"that is none of the 23 ({names}); each is kept as its own group",
+              file=sys.stderr)
+
+
+def _check_pixel_sizes(instances, predictions, path: str) -> None:
+    """A pixel prediction for an instance without an image size is the one thing that needs
+    a size: stop at the first such prediction, naming its line (docs/design.md §5)."""
+    from finestate_env.core.static_scoring import needs_size
+    from finestate_env.datasets.formats import FormatError
+
+    by_id = {instance.id: instance for instance in instances}
+    for prediction, line in zip(predictions.items, predictions.lines, strict=True):
+        instance = by_id.get(prediction.id)
+        if instance is not None and needs_size(instance, prediction):
+            raise FormatError(path, line, "coords", '"normalized" or "1000", or the image '
+                              f"size of instance {json.dumps(instance.id)}, whose boxes are "
+                              "normalised and whose image was not found (pass --images DIR "
+                              'or --image-size WxH to compare pixels with them)', '"pixel"')
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -331,6 +359,11 @@ def _import(args: argparse.Namespace) -> int:
     written = write_instances(instances, out / "instances.jsonl")
     print(f"{args.file}: layout {read.layout or 'none (empty file)'}, read {len(read.items)} "
           f"instances, skipped {len(read.skipped)} invalid lines")
+    sizeless = sum(instance.size is None for instance in instances)
+    if sizeless:
+        print(f"{sizeless} instances have no image size (no image found, no width/height): "
+              "they score against normalized and 1000 predictions; pixel predictions need "
+              "--images DIR or --image-size WxH")
     print(f"wrote {written} (static: no live block, so score them, do not replay them)")
     return 0
 
@@ -361,6 +394,7 @@ def _score(args: argparse.Namespace) -> int:
     _say_skipped(args.predictions, predictions.skipped)
     if not read.items:
         raise ValueError(f"{args.instances} holds no instances")
+    _check_pixel_sizes(read.items, predictions, args.predictions)
     records, summary = score(read.items, predictions.items, args.mode)
     counts = summary["counts"]
     summary["counts"]["skipped_lines"] = {"instances": len(read.skipped),
