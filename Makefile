@@ -17,12 +17,17 @@ APT_PACKAGES := chromium chromium-headless-shell fonts-dejavu-core fonts-dejavu-
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 EPISODES ?= 100
 TORCH ?= 2.13.0
+# The noisy oracle: a few pixels of Gaussian noise on both points, enough episodes for the
+# box proxy and the control to disagree (deterministic from the seed).
+NOISY_EPISODES ?= 200
 
 .PHONY: run test bench lint install system clean
 
 run: install
 	$(VENV)/bin/finestate run --agent oracle --episodes $(EPISODES) --seed 0
 	$(VENV)/bin/finestate run --agent random --episodes $(EPISODES) --seed 0
+	$(VENV)/bin/finestate run --agent noisy-oracle --sigma-p0 6 --sigma-p1 2 \
+	  --episodes $(NOISY_EPISODES) --seed 0 --out out/noisy-oracle --report
 
 # pytest exits 5 when it collects no test: that is a broken suite, not a pass.
 test: install

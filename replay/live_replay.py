@@ -50,10 +50,11 @@ class ReplayWorker:
     def replay(self, instance: Instance, prediction: Prediction) -> ReplayRecord:
         started = time.perf_counter()
         scored = score_prediction(instance, prediction, mode="stagewise")
+        pixels = scored.coords == "pixel"  # else an imported instance without a size
         record = dict(key=prediction.id, id=instance.id, component=instance.component,
                       family=instance.family or "unknown", platform=instance.platform,
-                      p0=scored.p0, p1=scored.p1, goal_state=instance.goal_state,
-                      static=scored.verdicts)
+                      p0=scored.p0 if pixels else None, p1=scored.p1 if pixels else None,
+                      goal_state=instance.goal_state, static=scored.verdicts)
         if scored.miss is not None:
             # No usable point: nothing to perform, a miss both ways.
             return ReplayRecord(**record, outcome=scored.miss, live=None,

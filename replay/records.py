@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from finestate_env.core.metrics import crosscheck_table, metric_table
-from finestate_env.core.schema import CrossCheck, Platform, Point, StageVerdicts
+from finestate_env.core.schema import CrossCheck, Platform, Point, StageVerdicts, StepResult
 
 Outcome = Literal["performed", "missing", "wrong_format", "not_replayable", "error"]
 
@@ -43,6 +43,26 @@ class ReplayRecord(BaseModel):
     action_error: str | None = None
     error: str | None = None
     timings: dict[str, float] = Field(default_factory=dict)
+
+    @classmethod
+    def from_step(cls, result: StepResult) -> ReplayRecord:
+        """A live episode's record (`finestate run --out`) in this shape, for the report: the
+        step performed its action, its static exact is what the cross-check implies."""
+        live_exact = result.success
+        static_exact = live_exact if result.crosscheck == "agree" else not live_exact
+        return cls(key=result.id, id=result.id, component=result.component,
+                   family=result.family, platform=result.platform, p0=result.p0, p1=result.p1,
+                   outcome="performed", state=result.state, goal_state=result.goal_state,
+                   static=result.static, live=result.live, static_exact=static_exact,
+                   live_exact=live_exact, crosscheck=result.crosscheck,
+                   action_error=result.action_error, timings=result.timings)
+
+
+def read_result_line(record: dict[str, Any]) -> ReplayRecord:
+    """One line of a results file: a replay's record, or a live run's step."""
+    if "key" in record:
+        return ReplayRecord.model_validate(record)
+    return ReplayRecord.from_step(StepResult.model_validate(record))
 
 
 def summarize_replay(records: Iterable[ReplayRecord]) -> dict[str, Any]:

@@ -23,9 +23,10 @@ from PIL import Image
 from finestate_env import __version__
 from finestate_env.core import scoring
 from finestate_env.core.schema import Instance
+from finestate_env.replay.disagreements import Disagreement, disagreement_of, explain, why
 from finestate_env.replay.drawing import crop_around, draw_boxes, draw_points
 from finestate_env.replay.jobs import read_records
-from finestate_env.replay.records import ReplayRecord, summarize_replay
+from finestate_env.replay.records import ReplayRecord, read_result_line, summarize_replay
 
 MANIFEST = "run.json"  # written by replay: where the instances came from
 MAX_CASES = 400  # cards beyond this are counted, not drawn: the file stays small
@@ -38,16 +39,19 @@ def write_report(folder: Path, instances: list[Instance] | None = None,
                  images_root: Path | None = None) -> Path:
     """Write `folder/report.html` from `folder/results.jsonl` (and `audit.jsonl` if there).
 
-    `instances` and `images_root` (the folder their `image` paths are relative to)
-    default to the instances file named in `folder/run.json`.
+    The results are a replay's, or a live run's (`finestate run --out`). `instances`
+    and `images_root` (the folder their `image` paths are relative to) default to the
+    instances file named in `folder/run.json`.
     """
     folder = Path(folder)
-    records = [ReplayRecord.model_validate(r) for r in read_records(folder / "results.jsonl")]
+    records = [read_result_line(r) for r in read_records(folder / "results.jsonl")]
     if instances is None:
         instances, images_root = _instances_of_run(folder)
     by_id = {instance.id: instance for instance in instances or []}
     summary = summarize_replay(records)
     cases = [r for r in records if _is_case(r)]
+    disagreements = {r.key: d for r in cases
+                     if (d := disagreement_of(r, by_id.get(r.id))) is not None}
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("replay", "templates"),
         autoescape=True, undefined=jinja2.StrictUndefined)
@@ -56,8 +60,10 @@ def write_report(folder: Path, instances: list[Instance] | None = None,
         metric_names=list(METRIC_NAMES.values()), metric_rows=_metric_rows(summary),
         outcomes=summary["outcomes"], charts=_charts(summary),
         matrix=_matrix(records), crosscheck_by_type=summary["crosscheck"]["by_component"],
+        explained=_explained(disagreements.values()),
         audit=_audit_rows(folder / "audit_summary.json"),
-        cases=[_case(r, by_id.get(r.id), images_root) for r in cases[:MAX_CASES]],
+        cases=[_case(r, by_id.get(r.id), images_root, disagreements.get(r.key))
+               for r in cases[:MAX_CASES]],
         cases_left_out=max(0, len(cases) - MAX_CASES),
         case_types=sorted({r.component for r in cases}),
         case_outcomes=sorted({_case_outcome(r) for r in cases}))
@@ -91,12 +97,21 @@ def _case_outcome(record: ReplayRecord) -> str:
     return "action error"
 
 
-def _case(record: ReplayRecord, instance: Instance | None, images_root: Path | None) -> dict:
+def _explained(disagreements) -> list[dict]:
+    return [{"component": name, "gesture": row["gesture"] or "",
+             "kind": kind.replace("_", " "), "count": count, "text": text}
+            for name, row in explain(disagreements).items() for kind, count, text in row["lines"]]
+
+
+def _case(record: ReplayRecord, instance: Instance | None, images_root: Path | None,
+          disagreement: Disagreement | None = None) -> dict:
     thumbnail, no_image = None, None
     if instance is None:
         no_image = "instance not found"
     elif instance.image is None or images_root is None:
         no_image = "the instance names no image"
+    elif instance.boxes is None:
+        no_image = "the instance's image size is unknown"
     else:
         path = images_root / instance.image
         if path.exists():
@@ -108,6 +123,7 @@ def _case(record: ReplayRecord, instance: Instance | None, images_root: Path | N
             "instruction": instance.instructions.interact if instance else "",
             "goal": json.dumps(record.goal_state), "state": json.dumps(record.state),
             "p0": _point(record.p0), "p1": _point(record.p1),
+            "why": why(disagreement) if disagreement is not None else "",
             "error": record.error or record.action_error}
 
 

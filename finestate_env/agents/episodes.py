@@ -11,17 +11,19 @@ from finestate_env.core.states import decode_state
 
 
 def run_episodes(env, agent, episodes: int, seed: int = 0,
-                 on_result: Callable[[StepResult], None] | None = None) -> list[StepResult]:
-    """`episodes` live episodes, episode i reset with seed `seed + i`."""
+                 on_result: Callable[[StepResult, Any, dict[str, Any]], None] | None = None,
+                 ) -> list[StepResult]:
+    """`episodes` live episodes, episode i reset with seed `seed + i`. `on_result` is called
+    after each step with its result, the observation the agent acted on and the reset's info."""
     results = []
     for i in range(episodes):
-        obs, info = env.reset(seed=seed + i)
-        action = agent.act(obs, info)
+        obs, reset_info = env.reset(seed=seed + i)
+        action = agent.act(obs, reset_info)
         _, _, _, _, info = env.step(action)
         result = step_result(info, action)
         results.append(result)
         if on_result:
-            on_result(result)
+            on_result(result, obs, reset_info)
     return results
 
 

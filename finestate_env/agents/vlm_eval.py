@@ -47,6 +47,9 @@ def load_screenshot(instance: Instance, base_dir: Path) -> np.ndarray:
         raise ValueError(f"instance {instance.id!r}: cannot read its image {path}: "
                          f"{exc}") from None
     height, width = pixels.shape[:2]
+    if instance.size is None:
+        raise ValueError(f"instance {instance.id!r} has no image size (its image was not "
+                         f"found when it was read); {path} exists now: read the file again")
     if (width, height) != (instance.size.width, instance.size.height):
         raise ValueError(f"instance {instance.id!r}: image {path} is {width}x{height}, the "
                          f"instance says {instance.size.width}x{instance.size.height}")

@@ -7,23 +7,37 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from finestate_env import __version__
 
 
 def _run(args: argparse.Namespace) -> int:
     import gymnasium as gym
+    import numpy as np
 
     from finestate_env.agents.episodes import run_episodes
     from finestate_env.agents.scripted import make_agent
-    from finestate_env.cli.tables import format_summary
+    from finestate_env.cli.tables import format_disagreements, format_summary
     from finestate_env.core.metrics import summarize
+    from finestate_env.replay.disagreements import disagreement_of, explain
 
     if args.vda != "none" and args.agent != "openai":
         raise ValueError(f"--vda {args.vda} hints a VLM: it needs --agent openai")
+    if args.report and not args.out:
+        raise ValueError("--report writes OUT/report.html: it needs --out OUT")
     env = gym.make(_env_id(args), component=args.component, family=args.family,
                    timings=True, **_env_options(args)).unwrapped  # results.jsonl keeps them
     baseline = baseline_results = None
+    # The episodes worth a look (disagreements, action errors): their instance, and their
+    # screenshot when they are written out for the report.
+    cases: list[tuple[Any, Any, Any]] = []
+
+    def keep(result, observation, reset_info) -> None:
+        if result.crosscheck != "agree" or result.action_error is not None:
+            shot = np.asarray(observation["screenshot"]) if args.out else None
+            cases.append((result, _instance_of(reset_info), shot))
+
     try:
         if args.agent == "openai":
             agent, baseline = _vlm_agents(args, env.coord_mode)
@@ -31,7 +45,7 @@ def _run(args: argparse.Namespace) -> int:
             agent = make_agent(args.agent, env, seed=args.seed, sigma_p0=args.sigma_p0,
                                sigma_p1=args.sigma_p1)
         started = time.perf_counter()
-        results = run_episodes(env, agent, args.episodes, seed=args.seed)
+        results = run_episodes(env, agent, args.episodes, seed=args.seed, on_result=keep)
         elapsed = time.perf_counter() - started
         if baseline is not None:  # the same seeds without the hint, for Δ_vis
             baseline_results = run_episodes(env, baseline, args.episodes, seed=args.seed)
@@ -46,9 +60,16 @@ def _run(args: argparse.Namespace) -> int:
         from finestate_env.agents.vlm_eval import live_vda_summary
 
         summary["vda"] = live_vda_summary(args.vda, args.vda_parts, results, baseline_results)
-    print(f"{_env_id(args)} · agent {args.agent} · {args.episodes} episodes from seed {args.seed} "
-          f"· {args.episodes / elapsed:.1f} episodes/s")
-    print(format_summary(summary))
+    noise = (f" (σ p0 {args.sigma_p0:g} px, σ p1 {args.sigma_p1:g} px)"
+             if args.agent == "noisy-oracle" else "")
+    print(f"{_env_id(args)} · agent {args.agent}{noise} · {args.episodes} episodes from seed "
+          f"{args.seed} · {args.episodes / elapsed:.1f} episodes/s")
+    explained = explain(d for result, instance, _ in cases
+                        if (d := disagreement_of(result, instance)) is not None)
+    print(format_summary(summary, crosscheck_by_type=not explained))
+    if explained:
+        print()
+        print(format_disagreements(explained))
     if "vda" in summary:
         vda = summary["vda"]
         print(f"VDA {args.vda} ({args.vda_parts}): ES-SR@Int live {vda['with']['live']:.3f} "
@@ -71,8 +92,44 @@ def _run(args: argparse.Namespace) -> int:
             for result in results:
                 f.write(result.model_dump_json() + "\n")
         (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        _write_cases(out, cases, args)
         print(f"wrote {out / 'results.jsonl'} and {out / 'summary.json'}")
+        if args.report:
+            from finestate_env.replay.report import write_report
+
+            print(f"wrote {write_report(out)}")
     return 0
+
+
+def _instance_of(reset_info: dict):
+    from finestate_env.core.schema import Instance
+
+    return Instance.model_validate_json(reset_info["instance"])  # JSON text (design.md §4b)
+
+
+def _write_cases(out: Path, cases: list, args: argparse.Namespace) -> None:
+    """OUT/cases/instances.jsonl and its screenshots: the episodes the report shows a card
+    for, named in OUT/run.json as `replay` names its instances."""
+    import shutil
+
+    from PIL import Image
+
+    from finestate_env.datasets.formats import write_instances
+    from finestate_env.replay.report import MANIFEST
+
+    folder = out / "cases"
+    if folder.exists():
+        shutil.rmtree(folder)  # ours: the cases of an earlier run in the same folder
+    (folder / "images").mkdir(parents=True)
+    instances = []
+    for _, instance, shot in cases:
+        name = "".join(c if c.isalnum() or c in "-_" else "_" for c in instance.id) + ".png"
+        Image.fromarray(shot).save(folder / "images" / name)
+        instances.append(instance.model_copy(update={"image": f"images/{name}"}))
+    write_instances(instances, folder / "instances.jsonl")
+    (out / MANIFEST).write_text(json.dumps({
+        "instances": str((folder / "instances.jsonl").resolve()), "agent": args.agent,
+        "episodes": args.episodes, "seed": args.seed}, indent=2) + "\n")
 
 
 def _gallery(args: argparse.Namespace) -> int:
@@ -118,6 +175,8 @@ def _replay(args: argparse.Namespace) -> int:
     predictions = read_predictions(args.predictions, skip_invalid=args.skip_invalid)
     _say_skipped(args.instances, instances.skipped)
     _say_skipped(args.predictions, predictions.skipped)
+    _say_unknown_types(args.instances, instances.unknown_types)
+    _check_pixel_sizes(instances.items, predictions, args.predictions)
     jobs, unknown = pair_predictions(instances.items, predictions.items)
     if unknown:
         print(f"finestate: {len(unknown)} predictions name no instance of {args.instances} "
@@ -316,7 +375,33 @@ def _read_static(args: argparse.Namespace, path: str):
     read = read_instances(path, skip_invalid=args.skip_invalid, platform=args.platform,
                           images=args.images, image_size=args.image_size)
     _say_skipped(path, read.skipped)
+    _say_unknown_types(path, read.unknown_types)
     return read
+
+
+def _say_unknown_types(path: str, unknown: dict[str, int]) -> None:
+    if unknown:
+        names = ", ".join(f"{json.dumps(name)} {count}" for name, count in
+                          sorted(unknown.items(), key=lambda item: (-item[1], item[0])))
+        print(f"finestate: {sum(unknown.values())} records of {path} name a component type "
+              f"that is none of the 23 ({names}); each is kept as its own group",
+              file=sys.stderr)
+
+
+def _check_pixel_sizes(instances, predictions, path: str) -> None:
+    """A pixel prediction for an instance without an image size is the one thing that needs
+    a size: stop at the first such prediction, naming its line (docs/design.md §5)."""
+    from finestate_env.core.static_scoring import needs_size
+    from finestate_env.datasets.formats import FormatError
+
+    by_id = {instance.id: instance for instance in instances}
+    for prediction, line in zip(predictions.items, predictions.lines, strict=True):
+        instance = by_id.get(prediction.id)
+        if instance is not None and needs_size(instance, prediction):
+            raise FormatError(path, line, "coords", '"normalized" or "1000", or the image '
+                              f"size of instance {json.dumps(instance.id)}, whose boxes are "
+                              "normalised and whose image was not found (pass --images DIR "
+                              'or --image-size WxH to compare pixels with them)', '"pixel"')
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -331,6 +416,11 @@ def _import(args: argparse.Namespace) -> int:
     written = write_instances(instances, out / "instances.jsonl")
     print(f"{args.file}: layout {read.layout or 'none (empty file)'}, read {len(read.items)} "
           f"instances, skipped {len(read.skipped)} invalid lines")
+    sizeless = sum(instance.size is None for instance in instances)
+    if sizeless:
+        print(f"{sizeless} instances have no image size (no image found, no width/height): "
+              "they score against normalized and 1000 predictions; pixel predictions need "
+              "--images DIR or --image-size WxH")
     print(f"wrote {written} (static: no live block, so score them, do not replay them)")
     return 0
 
@@ -361,6 +451,7 @@ def _score(args: argparse.Namespace) -> int:
     _say_skipped(args.predictions, predictions.skipped)
     if not read.items:
         raise ValueError(f"{args.instances} holds no instances")
+    _check_pixel_sizes(read.items, predictions, args.predictions)
     records, summary = score(read.items, predictions.items, args.mode)
     counts = summary["counts"]
     summary["counts"]["skipped_lines"] = {"instances": len(read.skipped),
@@ -439,7 +530,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_live_env_options(run)
     run.add_argument("--family", type=_split, default=None,
                      help="comma-separated families (default: all)")
-    run.add_argument("--out", default=None, help="folder for results.jsonl and summary.json")
+    run.add_argument("--out", default=None, help="folder for results.jsonl, summary.json and "
+                                                 "cases/ (the disagreements' instances)")
+    run.add_argument("--report", action="store_true", help="also write OUT/report.html")
     run.set_defaults(handler=_run)
 
     gallery = commands.add_parser("gallery", help="every type in every theme, boxes drawn on, "

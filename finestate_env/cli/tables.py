@@ -7,8 +7,9 @@ from typing import Any
 from finestate_env.core import scoring
 
 
-def format_summary(summary: dict[str, Any]) -> str:
-    """A plain-text table: each metric static beside live, overall and per type."""
+def format_summary(summary: dict[str, Any], crosscheck_by_type: bool = True) -> str:
+    """A plain-text table: each metric static beside live, overall and per type; with
+    `crosscheck_by_type` also the disagreement counts of each type that has any."""
     lines = []
     header = f"{'':<22}{'n':>5}  " + "  ".join(
         f"{name:>19}" for name in ("SR@Loc", "SR@Int", "ES-SR@Loc", "ES-SR@Int"))
@@ -24,7 +25,7 @@ def format_summary(summary: dict[str, Any]) -> str:
     lines.append("")
     lines.append(f"cross-check (static vs live exact): agree {cc['agree']}, "
                  f"false accept {cc['false_accept']}, false reject {cc['false_reject']}")
-    for name, counts in cc["by_component"].items():
+    for name, counts in cc["by_component"].items() if crosscheck_by_type else ():
         if counts["false_accept"] or counts["false_reject"]:
             lines.append(f"  {name}: false accept {counts['false_accept']}, "
                          f"false reject {counts['false_reject']}")
@@ -50,4 +51,19 @@ def format_metric_table(table: dict[str, Any]) -> str:
                          ("by_component", "type")):
         for name, rates in table[group].items():
             lines.append(row(f"  {title} {name}", rates))
+    return "\n".join(lines)
+
+
+def format_disagreements(table: dict[str, Any]) -> str:
+    """Where the box proxy and the control disagree, by type, each kind explained
+    (`replay.disagreements.explain`'s table)."""
+    lines = ["Where the box proxy and the control disagree, by type. False accept: p1 in the "
+             "goal box, the control not at the goal. False reject: p1 outside the goal box, "
+             "the control at the goal.",
+             f"{'type':<18}{'gesture':<9}{'false accept':>13}{'false reject':>14}"]
+    for name, row in table.items():
+        lines.append(f"{name:<18}{row['gesture'] or '':<9}{row['false_accept']:>13}"
+                     f"{row['false_reject']:>14}")
+        for kind, count, text in row["lines"]:
+            lines.append(f"    {kind.replace('_', ' ')} {count}: {text}")
     return "\n".join(lines)

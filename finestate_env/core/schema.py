@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 Platform = Literal["web", "mobile", "desktop"]
 Family = Literal["numeric_range", "toggle_option", "specific_data", "view_manipulation"]
@@ -96,6 +96,15 @@ class LiveSpec(_Model):
                 "goal": self.goal_state, "theme": self.theme}
 
 
+class SourceRecord(_Model):
+    """The external record an instance was imported from, exactly as read: the fields the
+    project's layout has no place for (a desktop record's `interact`, keys nobody knows)
+    are kept here as given, and an export to the same layout writes them back."""
+
+    layout: str  # the layout it was read in (`finestate_env.datasets.formats.LAYOUTS`)
+    record: dict[str, Any]
+
+
 class Instance(_Model):
     id: str
     platform: Platform
@@ -107,13 +116,27 @@ class Instance(_Model):
     current_state: Any
     goal_state: Any
     image: str | None = None  # screenshot file, relative to the instances file
-    size: Size
-    boxes: BoxSet  # pixels of `image`
+    # The image's size and the boxes in its pixels. Both None only for an imported
+    # normalised record whose image size is unknown (no image file, no width/height):
+    # it scores in [0, 1] alone, against normalised and 0-1000 predictions.
+    size: Size | None
+    boxes: BoxSet | None  # pixels of `image`
     live: LiveSpec | None = None  # absent for imported static records: not replayable
     # The current boxes in [0, 1] exactly as an imported normalised record gave them.
     # Static scoring compares in this frame when present, so imported boxes are never
     # re-rounded through pixels (finestate_env.datasets.formats documents the mapping).
     normalized_boxes: Boxes | None = None
+    source: SourceRecord | None = None  # imported records: the record as given
+
+    @model_validator(mode="after")
+    def _pixels_or_normalised(self) -> Instance:
+        if (self.size is None) != (self.boxes is None):
+            raise ValueError("size and boxes go together: both given, or both null for a "
+                             "normalised record whose image size is unknown")
+        if self.size is None and (self.normalized_boxes is None or self.live is not None):
+            raise ValueError("an instance without a size needs normalized_boxes and no live "
+                             "block")
+        return self
 
 
 class Prediction(BaseModel):

@@ -16,7 +16,9 @@ against an imported record's normalised boxes as given (`Instance.normalized_box
 or against pixel boxes divided by the image size exactly as the exporter divides
 them. So boxes are never re-rounded through pixels, a point scores the same against
 an instance and against its exported record, and a point on an edge stays on it.
-Edges are inclusive; there is no tolerance.
+Edges are inclusive; there is no tolerance. An instance without an image size (an
+imported normalised record whose image was not found) needs none for normalised and
+0-1000 predictions; a pixel point for it raises `SizeNeeded`, naming the prediction.
 
 A prediction whose two points are both missing or unparseable scores `None` (a
 miss, counted in `missing`); with one usable point the other point's stages miss.
@@ -48,9 +50,28 @@ SCORE_MODES: tuple[ScoreMode, ...] = ("stagewise", "release")
 Miss = Literal["missing", "wrong_format", "no_prediction"]
 
 
+class SizeNeeded(ValueError):
+    """A pixel point for an instance whose image size is unknown: nothing maps it onto the
+    instance's normalised boxes."""
+
+    def __init__(self, instance_id: str, prediction_id: str) -> None:
+        self.instance_id, self.prediction_id = instance_id, prediction_id
+        super().__init__(f"prediction {prediction_id!r} is in pixels, and instance "
+                         f"{instance_id!r} has no image size to compare pixels with its "
+                         "normalised boxes")
+
+
+def needs_size(instance: Instance, prediction: Prediction) -> bool:
+    """True when scoring `prediction` against `instance` needs an image size it lacks."""
+    return (instance.size is None and prediction.coords == "pixel"
+            and any(getattr(prediction, key) is not None for key in POINT_KEYS))
+
+
 @dataclass(frozen=True)
 class ScoredPrediction:
-    """One instance's verdict. Points are screenshot pixels; `verdicts` None is a miss."""
+    """One instance's verdict. Points are screenshot pixels (`coords` "pixel"), or [0, 1]
+    for an instance without an image size (`coords` "normalized"); `verdicts` None is a
+    miss."""
 
     id: str
     platform: str
@@ -61,13 +82,18 @@ class ScoredPrediction:
     verdicts: StageVerdicts | None
     miss: Miss | None = None  # why `verdicts` is None
     problems: dict[str, str] = field(default_factory=dict)  # point -> missing / wrong_format
+    coords: CoordConvention = "pixel"  # the frame of p0 and p1
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "platform": self.platform, "family": self.family,
-                "component": self.component,
-                "p0": list(self.p0) if self.p0 else None, "p1": list(self.p1) if self.p1 else None,
-                "verdicts": self.verdicts.model_dump() if self.verdicts else None,
-                "miss": self.miss, "problems": self.problems}
+        record = {"id": self.id, "platform": self.platform, "family": self.family,
+                  "component": self.component,
+                  "p0": list(self.p0) if self.p0 else None,
+                  "p1": list(self.p1) if self.p1 else None,
+                  "verdicts": self.verdicts.model_dump() if self.verdicts else None,
+                  "miss": self.miss, "problems": self.problems}
+        if self.coords != "pixel":
+            record["coords"] = self.coords
+        return record
 
 
 def _frame(instance: Instance, convention: CoordConvention) -> tuple[CoordConvention, Boxes]:
@@ -99,22 +125,27 @@ def score_prediction(instance: Instance, prediction: Prediction | None,
             "family": instance.family or "unknown", "component": instance.component}
     if prediction is None:
         return ScoredPrediction(**base, p0=None, p1=None, verdicts=None, miss="no_prediction")
-    size = (instance.size.width, instance.size.height)
+    if needs_size(instance, prediction):
+        raise SizeNeeded(instance.id, prediction.id)
+    size = None if instance.size is None else (instance.size.width, instance.size.height)
+    shown: CoordConvention = "pixel" if size is not None else "normalized"
     frame, boxes = _frame(instance, prediction.coords)
     problems = {key: problem for key in POINT_KEYS
                 if (problem := point_problem(prediction, key)) is not None}
     p0 = _converted(prediction.p0, prediction.coords, frame, size)
     p1 = _converted(prediction.p1, prediction.coords, frame, size)
-    pixels = {key: _converted(getattr(prediction, key), prediction.coords, "pixel", size)
+    points = {key: _converted(getattr(prediction, key), prediction.coords, shown, size)
               for key in POINT_KEYS}
     if p0 is None and p1 is None:
         miss = "wrong_format" if "wrong_format" in problems.values() else "missing"
-        return ScoredPrediction(**base, **pixels, verdicts=None, miss=miss, problems=problems)
+        return ScoredPrediction(**base, **points, verdicts=None, miss=miss, problems=problems,
+                                coords=shown)
     if mode == "release":
         verdicts = scoring.release_verdicts(p0, p1, boxes.loc, boxes.now, boxes.goal)
     else:
         verdicts = scoring.stage_verdicts(p0, p1, boxes, scoring.static_exact(p1, boxes))
-    return ScoredPrediction(**base, **pixels, verdicts=verdicts, problems=problems)
+    return ScoredPrediction(**base, **points, verdicts=verdicts, problems=problems,
+                            coords=shown)
 
 
 def score(instances: Iterable[Instance], predictions: Iterable[Prediction],

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from finestate_env import components
-from finestate_env.core import coords
+from finestate_env.core import coords, static_scoring
 from finestate_env.core.schema import (
     Boxes,
     BoxSet,
@@ -29,7 +29,12 @@ from finestate_env.core.static_scoring import score, score_prediction
 from finestate_env.datasets import formats
 from finestate_env.datasets.formats import FormatError, read_instances, read_predictions
 from finestate_env.datasets.formats.finestate_bench import parse_finestate_bench
-from finestate_env.datasets.formats.imported import IdAssigner, SizeFinder, family_from_type
+from finestate_env.datasets.formats.imported import (
+    IdAssigner,
+    SizeFinder,
+    canonical_type,
+    family_from_type,
+)
 
 DATA = Path(__file__).parents[1] / "data"
 
@@ -119,7 +124,7 @@ def test_released_web_records_are_read_with_their_fallbacks():
     assert [i.id for i in read.items] == ["images/web_a.png", "images/web_a.png#2",
                                          "images/web_b.png", "images/web_b.png#2"]
     assert [(i.component, i.family) for i in read.items] == [
-        ("slider", "numeric_range"), ("toggle_switch", "toggle_option"),
+        ("slider", "numeric_range"), ("switch", "toggle_option"),
         ("date_picker", "specific_data"), ("carousel", "view_manipulation")]
     assert all(i.platform == "web" and i.live is None and i.gesture is None for i in read.items)
     assert slider.size == Size(width=200, height=100)  # read from tests/data/images/web_a.png
@@ -148,20 +153,182 @@ def test_released_desktop_records_use_their_spelling_and_category_folders():
                                             core=(0.11, 0.21, 0.39, 0.24),
                                             goal=(0.3, 0.2, 0.31, 0.25),
                                             now=(0.15, 0.2, 0.17, 0.25))
-    assert (font.component, font.family) == ("combo_box", "specific_data")
+    assert (font.component, font.family) == ("list_box", "specific_data")  # "Combo Box"
     loc = (0.5, 0.5, 0.7, 0.9)
     assert font.normalized_boxes == Boxes(loc=loc, core=loc, goal=(0.5, 0.8, 0.7, 0.85), now=loc)
     assert font.size == Size(width=1920, height=1080)
 
 
-def test_a_record_whose_image_size_cannot_be_known_is_a_clear_error():
-    with pytest.raises(FormatError) as caught:
-        read_instances(DATA / "finestate_bench_desktop.jsonl")
-    assert str(caught.value) == (
-        f"{DATA / 'finestate_bench_desktop.jsonl'}:1: image: expected an image file under "
-        f"{DATA} to read the size from, or width/height in the record (pass --images DIR or "
-        '--image-size WxH), got "desktop_en\\\\ANumericRange240\\\\volume_03.png", which was '
-        "not found")
+def test_a_record_whose_image_size_cannot_be_known_scores_in_its_normalised_frame():
+    read = read_instances(DATA / "finestate_bench_desktop.jsonl")  # no image, no size
+    volume, font = read.items
+    assert (volume.size, volume.boxes) == (None, None)
+    assert volume.normalized_boxes.goal == (0.3, 0.2, 0.31, 0.25)
+    normalised = Prediction(id=volume.id, p0=(0.16, 0.22), p1=(0.305, 0.22),
+                            coords="normalized")
+    thousand = Prediction(id=font.id, p0=(600, 700), p1=(600, 900), coords="1000")
+    records, summary = score(read.items, [normalised, thousand], "release")
+    assert [r.verdicts.model_dump() for r in records] == [
+        {"sr_loc": True, "sr_int": True, "es_sr_loc": True, "es_sr_int": True},
+        {"sr_loc": True, "sr_int": False, "es_sr_loc": True, "es_sr_int": False}]
+    assert records[0].coords == "normalized" and records[0].p1 == (0.305, 0.22)
+    assert records[1].p1 == (0.6, 0.9) and records[1].to_json()["coords"] == "normalized"
+    assert score(read.items, [normalised], "stagewise")[1]["overall"]["es_sr_int"] == 0.5
+    # A point-less pixel prediction is a miss, which needs no size; a pixel point does.
+    assert score(read.items, [Prediction(id=volume.id, coords="pixel")])[0][0].miss == "missing"
+    with pytest.raises(static_scoring.SizeNeeded, match=(
+            r"prediction 'desktop_en/ANumericRange240/volume_03.png' is in pixels, and "
+            r"instance 'desktop_en/ANumericRange240/volume_03.png' has no image size")):
+        score(read.items, [Prediction(id=volume.id, p0=(300, 220), coords="pixel")])
+    # Given a size, the same records have pixel boxes again.
+    sized = read_instances(DATA / "finestate_bench_desktop.jsonl", image_size=(1000, 500))
+    assert sized.items[0].boxes.current.goal == (300.0, 100.0, 310.0, 125.0)
+
+
+DESKTOP_RECORD = json.loads(
+    (DATA / "finestate_bench_desktop.jsonl").read_text().splitlines()[0])
+ABSENT = object()
+
+
+def _with_interact(record: dict, value) -> dict:
+    record = json.loads(json.dumps(record))
+    if value is ABSENT:
+        record["processing_details"].pop("interact", None)
+    else:
+        record["processing_details"]["interact"] = value
+    return record
+
+
+@pytest.mark.parametrize("value, core", [
+    ([0.2, 0.22], None),  # a point
+    ([0.12, 0.21, 0.38, 0.24], (0.12, 0.21, 0.38, 0.24)),  # a box
+    ([120, 210, 380, 240], None),  # a box in pixels: not normalised
+    (None, None),
+    (ABSENT, None),
+    ("slider track", None),
+])
+def test_desktop_interact_is_never_read_so_it_may_hold_anything(tmp_path, value, core):
+    record = _with_interact(DESKTOP_RECORD, value)
+    path = write(tmp_path / "desktop.jsonl", json.dumps(record))
+    read = read_instances(path)
+    assert read.layout == "finestate-bench-desktop" and read.skipped == []
+    (instance,) = read.items
+    loc = (0.1, 0.2, 0.4, 0.25)
+    # The boxes the released code scores with are read; core is interact when it is a box.
+    assert instance.normalized_boxes == Boxes(loc=loc, core=core or loc,
+                                              goal=(0.3, 0.2, 0.31, 0.25),
+                                              now=(0.15, 0.2, 0.17, 0.25))
+    assert instance.source.layout == "finestate-bench-desktop"
+    assert instance.source.record == record  # kept as given
+    exported = formats.finestate_bench_record(instance)
+    assert exported["processing_details"] == record["processing_details"]
+    assert ("interact" in exported["processing_details"]) == (value is not ABSENT)
+    assert {k: v for k, v in exported.items() if k not in ("id", "image", "platform", "family",
+                                                           "gesture")} == {
+        k: v for k, v in record.items() if k != "image"}
+    # Out through the project layout and the released one, and in again: the same instance.
+    projected = formats.write_instances([instance], tmp_path / "project.jsonl")
+    assert read_instances(projected).items == [instance]
+    formats.export_finestate_bench([instance], tmp_path / "again.jsonl")
+    (again,) = read_instances(tmp_path / "again.jsonl").items
+    assert again.normalized_boxes == instance.normalized_boxes
+    assert again.source.record["processing_details"] == record["processing_details"]
+
+
+@pytest.mark.parametrize("value", [[0.3, 0.2], [0.4, 0.1, 0.45, 0.3], None, ABSENT])
+def test_web_records_with_an_interact_stay_web_records(tmp_path, value):
+    (tmp_path / "images").symlink_to(DATA / "images")
+    record = _with_interact(WEB_RECORD, value)
+    record["processing_details"]["core_coords"] = [0.3, 0.2]  # unread too: ignored
+    path = write(tmp_path / "web.jsonl", json.dumps(record))
+    read = read_instances(path)
+    assert read.layout == "finestate-bench-web"
+    (instance,) = read.items
+    bbox = (0.1, 0.1, 0.5, 0.3)
+    assert instance.normalized_boxes == Boxes(loc=bbox, core=bbox, goal=(0.4, 0.1, 0.45, 0.3),
+                                              now=(0.2, 0.1, 0.25, 0.3))
+    assert instance.source.record == record
+    assert formats.finestate_bench_record(instance)["processing_details"] == \
+        record["processing_details"]
+
+
+def test_fields_the_released_code_never_reads_may_hold_anything(tmp_path):
+    (tmp_path / "images").symlink_to(DATA / "images")
+    web = json.loads(json.dumps(WEB_RECORD))
+    web.update(annotator={"name": "A", "pass": 2}, width="wide", height=None,
+               tags=["hard"], gesture="swipe", family="misc")
+    web["component"].update(name=None, current_state={"v": [1, 2]}, bounds=[1, 2])
+    web["processing_details"].update(component_type_detected="Slider", score=0.93)
+    desktop = json.loads(json.dumps(DESKTOP_RECORD))
+    desktop.update(img_size="1920x1080", extra=None)
+    desktop["component"].pop("type")  # the released code calls it "unknown"
+    web_path = write(tmp_path / "web.jsonl", json.dumps(web))
+    desktop_path = write(tmp_path / "desktop.jsonl", json.dumps(desktop))
+    (w,) = read_instances(web_path).items
+    assert (w.component, w.gesture, w.family) == ("slider", None, "numeric_range")
+    assert w.size == Size(width=200, height=100)  # the image's, "wide" is not read
+    assert w.current_state == {"v": [1, 2]} and w.source.record == web
+    read = read_instances(desktop_path)
+    (d,) = read.items
+    assert (d.component, d.size) == ("unknown", None) and d.source.record == desktop
+    assert read.unknown_types == {"unknown": 1}
+    exported = formats.finestate_bench_record(w)
+    assert (exported["annotator"], exported["tags"]) == ({"name": "A", "pass": 2}, ["hard"])
+    assert exported["processing_details"]["score"] == 0.93
+    # What the project knows replaces what it could not read; the rest stays as given.
+    assert (exported["width"], exported["height"], exported["family"]) == (
+        200, 100, "numeric_range")
+
+
+@pytest.mark.parametrize("names, canonical", [
+    (["Slider", "slider", "SLIDER"], "slider"),
+    (["Knob", "Dial"], "knob"),
+    (["Steeper", "Stepper", "Spin Box"], "stepper"),
+    (["Seek Bar", "seek-bar", "SeekBar", "seek_bar"], "seek_bar"),
+    (["Chart Point", "chart point"], "chart_point"),
+    (["Switch", "Toggle Switch", "toggle"], "switch"),
+    (["Check Box", "Checkbox", "check box", "CHECKBOX"], "checkbox"),
+    (["Radio Group", "Radio Button", "radio"], "radio_group"),
+    (["Tabs", "Tab", "Tab Bar"], "tabs"),
+    (["Segmented", "Segmented Control"], "segmented"),
+    (["Accordion"], "accordion"),
+    (["Rating", "Star Rating"], "rating"),
+    (["Color Picker", "Colour Picker"], "color_picker"),
+    (["Date Picker", "Calendar"], "date_picker"),
+    (["Time Picker", "time  picker"], "time_picker"),
+    (["List Box", "Listbox", "Dropdown", "Drop-down", "Combo Box"], "list_box"),
+    (["Drag Reorder", "Sortable List"], "drag_reorder"),
+    (["Zoom Pan", "Zoom & Pan", "Zoom/Pan"], "zoom_pan"),
+    (["Resizable Pane", "Splitter"], "resizable_pane"),
+    (["Carousel"], "carousel"),
+    (["Tree View", "TreeView"], "tree_view"),
+    (["Scrollbar", "Scroll Bar"], "scrollbar"),
+    (["Table Column", "Column Resize"], "table_column"),
+])
+def test_released_type_names_land_on_the_23_types(names, canonical):
+    assert canonical in components.TYPE_NAMES
+    assert [canonical_type(name) for name in names] == [canonical] * len(names)
+
+
+def test_unknown_type_names_keep_their_own_group_and_are_counted(tmp_path):
+    (tmp_path / "images").symlink_to(DATA / "images")
+    lines = []
+    for kind in ("Check Box", "Progress Bar", "progress bar", "Steeper", "Knob ", "Gauge"):
+        record = json.loads(json.dumps(WEB_RECORD))
+        record["component"]["type"] = kind
+        lines.append(json.dumps(record))
+    read = read_instances(write(tmp_path / "types.jsonl", *lines))
+    assert [i.component for i in read.items] == ["checkbox", "progress_bar", "progress_bar",
+                                                 "stepper", "knob", "gauge"]
+    assert read.unknown_types == {"progress_bar": 2, "gauge": 1}
+    summary = score(read.items, [])[1]
+    assert list(summary["by_component"]) == ["checkbox", "gauge", "knob", "progress_bar",
+                                             "stepper"]
+    result = finestate("import", str(tmp_path / "types.jsonl"), "--out", str(tmp_path / "o"))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == (
+        f"finestate: 3 records of {tmp_path / 'types.jsonl'} name a component type that is "
+        'none of the 23 ("progress_bar" 2, "gauge" 1); each is kept as its own group\n')
 
 
 def test_every_component_type_name_maps_to_its_own_family():
@@ -382,7 +549,10 @@ def _web(**details) -> str:
      "(normalised) with x1 <= x2 and y1 <= y2, got [12, 10, 50, 30]"),
     ([_web(), '{"image": "images/web_a.png", "component": {"instructions": {}}, '
               '"processing_details": {"bbox": [0, 0, 1, 1]}}'],
-     "2: component.type: expected a string, got nothing"),
+     "2: component.instructions.locate: expected a string, got nothing"),
+    ([_web(), '{"image": "images/web_a.png", "component": {"type": 3, "instructions": {}}, '
+              '"processing_details": {"bbox": [0, 0, 1, 1]}}'],
+     "2: component.type: expected a string, got 3"),
     ([_web(), '{"img_filename": "images/ss.png", "bbox": [1, 2, 3, 4], "instruction": "x"}'],
      "2: record: expected a finestate-bench-web record like line 1, got a screenspot-xywh "
      "record"),
@@ -547,3 +717,52 @@ def test_bad_files_exit_2_and_write_nothing_unless_skipped(tmp_path):
                         "--predictions", str(bad))
     assert missing.returncode == 2 and "No such file" in missing.stderr
     assert "Traceback" not in missing.stderr
+
+
+def test_scoring_normalised_records_needs_no_image_size(tmp_path):
+    records = DATA / "finestate_bench_desktop.jsonl"  # its images are not there
+    volume = "desktop_en/ANumericRange240/volume_03.png"
+    font = "desktop_en/CSpecificData200/font_07.png"
+    predictions = write(tmp_path / "p.jsonl",
+                        json.dumps({"id": volume, "p0": [0.2, 0.22], "p1": [0.305, 0.22],
+                                    "coords": "normalized"}),
+                        json.dumps({"id": font, "p0": [600, 700], "p1": [600, 825],
+                                    "coords": "1000"}))
+    # p0 of the volume slider is in locate, not in loactebbox: release's ES-SR@Loc misses.
+    for mode, es_sr_loc in (("release", 0.5), ("stagewise", 1.0)):
+        out = tmp_path / mode
+        result = finestate("score", "--instances", str(records), "--predictions",
+                           str(predictions), "--mode", mode, "--out", str(out))
+        assert result.returncode == 0, result.stderr
+        summary = json.loads((out / "summary.json").read_text())
+        assert summary["overall"] == {"sr_loc": 1.0, "sr_int": 1.0, "es_sr_loc": es_sr_loc,
+                                      "es_sr_int": 1.0, "n": 2, "missing": 0}
+    # Through `import` the same: the instances keep no size, and scoring still needs none.
+    result = finestate("import", str(records), "--out", str(tmp_path / "imported"))
+    assert result.returncode == 0, result.stderr
+    assert "2 instances have no image size" in result.stdout
+    imported = tmp_path / "imported" / "instances.jsonl"
+    result = finestate("score", "--instances", str(imported), "--predictions", str(predictions),
+                       "--mode", "release")
+    assert result.returncode == 0, result.stderr
+    # One pixel prediction is what asks for a size, and the error names it.
+    pixel = write(tmp_path / "pixel.jsonl", predictions.read_text().splitlines()[0],
+                  json.dumps({"id": font, "p0": [1100, 700], "p1": [1100, 900],
+                              "coords": "pixel"}))
+    for instances in (records, imported):
+        result = finestate("score", "--instances", str(instances), "--predictions", str(pixel))
+        assert result.returncode == 2
+        assert result.stderr == (
+            f'finestate: {pixel}:2: coords: expected "normalized" or "1000", or the image size '
+            f'of instance "{font}", whose boxes are normalised and whose image was not found '
+            '(pass --images DIR or --image-size WxH to compare pixels with them), got '
+            '"pixel"\n')
+        sized = finestate("score", "--instances", str(instances), "--predictions", str(pixel),
+                          "--image-size", "1920x1080", "--out", str(tmp_path / "sized"))
+        assert sized.returncode == 0, sized.stderr
+        scored = [json.loads(line) for line in
+                  (tmp_path / "sized" / "results.jsonl").read_text().splitlines()]
+        # 1100/1920 = 0.573 is in the font list's x range [0.5, 0.7], 900/1080 in its goal.
+        assert scored[1]["verdicts"] == {"sr_loc": True, "sr_int": True, "es_sr_loc": True,
+                                         "es_sr_int": True}
+        assert scored[1]["p1"] == [1100.0, 900.0] and "coords" not in scored[1]

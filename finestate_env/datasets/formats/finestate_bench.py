@@ -20,27 +20,47 @@ now_coords / target_coords are empty):
 | goal | target_coords (desktop: interactbbox), else bbox |
 | core | desktop: interact; web/mobile: `core_coords` (added by this project's export), else bbox |
 
+What is validated is what the released evaluation code reads: `image`, the
+instructions, the component type when there is one (it lower-cases it) and the
+three boxes it scores with (bbox, now_coords, target_coords, or their desktop
+names). Everything else may hold anything: the released code copies the desktop
+`interact` and never reads it, so a point, null, a box or nothing there is a valid
+record (core is `interact` only when it is a normalised box, else bbox), and
+likewise `core_coords`, `width`/`height`, `name`, the states and unknown keys. The
+record itself is kept as given (`Instance.source`), and an export to the same
+layout writes it back with the project's keys added. A record without a type is
+of type `unknown`, as the released code names it.
+
 Exported records carry the released fields plus `id`, `platform`, `family`,
-`gesture`, `width`, `height` and (web/mobile) `processing_details.core_coords`;
-the released code ignores keys it does not read.
+`gesture`, `width`, `height` (when the size is known) and (web/mobile)
+`processing_details.core_coords`; the released code ignores keys it does not read.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, get_args
 
 from finestate_env.core.coords import convert_box
-from finestate_env.core.schema import Boxes, BoxSet, Gesture, Instance, Instructions, Platform, Size
+from finestate_env.core.schema import (
+    Boxes,
+    Gesture,
+    Instance,
+    Instructions,
+    Platform,
+    SourceRecord,
+)
 from finestate_env.datasets.formats.imported import (
     IdAssigner,
     SizeFinder,
+    canonical_type,
     infer_family,
     infer_platform,
-    normalise_type,
     recorded_size,
+    with_size,
 )
 from finestate_env.datasets.formats.jsonl import FormatError, number_quad, shown
 from finestate_env.datasets.formats.project import write_lines
@@ -53,20 +73,34 @@ _NORMALISED_BOX = ("[x1, y1, x2, y2]: four numbers in [0, 1] (normalised) with "
                    "x1 <= x2 and y1 <= y2")
 
 
+def _normalised_box(value: Any) -> tuple[float, float, float, float] | None:
+    box = number_quad(value)
+    if (box is None or box[0] > box[2] or box[1] > box[3]
+            or not all(0.0 <= v <= 1.0 for v in box)):
+        return None
+    return box
+
+
 def _box(details: dict[str, Any], key: str, path: Path, line: int,
          required: bool = False) -> tuple[float, float, float, float] | None:
-    """A normalised box of `processing_details`; null or [] means absent (as released)."""
+    """A normalised box the released code scores with; null or [] means absent (as
+    released), anything else that is not a box is an error."""
     value = details.get(key)
     field = f"processing_details.{key}"
     if value is None or value == []:
         if required:
             raise FormatError(path, line, field, _NORMALISED_BOX, shown(value))
         return None
-    box = number_quad(value)
-    if (box is None or box[0] > box[2] or box[1] > box[3]
-            or not all(0.0 <= v <= 1.0 for v in box)):
+    box = _normalised_box(value)
+    if box is None:
         raise FormatError(path, line, field, _NORMALISED_BOX, shown(value))
     return box
+
+
+def _unread_box(details: dict[str, Any], key: str) -> tuple[float, float, float, float] | None:
+    """A box the released code never reads (desktop `interact`, `core_coords`): used when it
+    is a normalised box, ignored (and kept in the record as given) when it is anything else."""
+    return _normalised_box(details.get(key))
 
 
 def _text(mapping: dict[str, Any], key: str, field: str, path: Path, line: int) -> str:
@@ -89,10 +123,16 @@ def _object(mapping: dict[str, Any], key: str, field: str, path: Path,
 def parse_finestate_bench(record: dict[str, Any], path: Path, line: int, desktop: bool, *,
                           sizes: SizeFinder, ids: IdAssigner,
                           platform: Platform | None = None) -> Instance:
-    """One released record (either layout) as an `Instance` without a live block."""
+    """One released record (either layout) as an `Instance` without a live block.
+
+    Only what the released code reads is validated (see the module docstring); the size
+    is None when nothing tells it (then `boxes` is None too, see `formats.imported`)."""
     image = _text(record, "image", "image", path, line)
     component = _object(record, "component", "component", path, line)
-    component_type = normalise_type(_text(component, "type", "component.type", path, line))
+    raw_type = component.get("type", "unknown")  # the released code's default, lower-cased
+    if not isinstance(raw_type, str):
+        raise FormatError(path, line, "component.type", "a string", shown(raw_type))
+    component_type = canonical_type(raw_type)
     instructions = _object(component, "instructions", "component.instructions", path, line)
     locate = _text(instructions, "locate", "component.instructions.locate", path, line)
     interact = _text(instructions, "interact", "component.instructions.interact", path, line)
@@ -100,27 +140,28 @@ def parse_finestate_bench(record: dict[str, Any], path: Path, line: int, desktop
     if desktop:
         loc = _box(details, "locate", path, line, required=True)
         now = _box(details, "loactebbox", path, line)
-        core = _box(details, "interact", path, line)
         goal = _box(details, "interactbbox", path, line)
+        core = _unread_box(details, "interact")
     else:
         loc = _box(details, "bbox", path, line, required=True)
         now = _box(details, "now_coords", path, line)
         goal = _box(details, "target_coords", path, line)
-        core = _box(details, "core_coords", path, line)
+        core = _unread_box(details, "core_coords")
     normalized = Boxes(loc=loc, core=core or loc, goal=goal or loc, now=now or loc)
-    size = sizes(image, recorded_size(record, path, line), path, line, "image")
-    pixels = Boxes(**{name: convert_box(getattr(normalized, name), "normalized", "pixel", size)
-                      for name in ("loc", "core", "goal", "now")})
+    size = sizes(image, recorded_size(record, path, line, strict=False), path, line, "image",
+                 required=False)
     gesture = record.get("gesture")
-    return Instance(
+    layout = "finestate-bench-desktop" if desktop else "finestate-bench-web"
+    instance = Instance(
         id=ids(record, image, line),
         platform=infer_platform(record, image, "desktop" if desktop else "web", platform),
         component=component_type, family=infer_family(record, image, component_type),
         gesture=gesture if gesture in GESTURES else None,
         instructions=Instructions(locate=locate, interact=interact),
         current_state=component.get("current_state"), goal_state=component.get("target_state"),
-        image=image.replace("\\", "/"), size=Size(width=size[0], height=size[1]),
-        boxes=BoxSet(current=pixels, target=pixels), normalized_boxes=normalized)
+        image=image.replace("\\", "/"), size=None, boxes=None, normalized_boxes=normalized,
+        source=SourceRecord(layout=layout, record=copy.deepcopy(record)))
+    return with_size(instance, size)
 
 
 def _normalised(instance: Instance) -> Boxes:
@@ -132,8 +173,26 @@ def _normalised(instance: Instance) -> Boxes:
                     for name in ("loc", "core", "goal", "now")})
 
 
+def _project_keys(instance: Instance) -> dict[str, Any]:
+    keys: dict[str, Any] = {"id": instance.id, "image": instance.image,
+                            "platform": instance.platform, "family": instance.family,
+                            "gesture": instance.gesture}
+    if instance.size is not None:
+        keys.update(width=instance.size.width, height=instance.size.height)
+    return keys
+
+
 def finestate_bench_record(instance: Instance) -> dict[str, Any]:
-    """`instance` in the released layout of its platform (desktop or web/mobile)."""
+    """`instance` in the released layout of its platform (desktop or web/mobile).
+
+    An instance imported from a record of that same layout is that record as given (every
+    field the project does not read included), with the project's keys set on it."""
+    layout = ("finestate-bench-desktop" if instance.platform == "desktop"
+              else "finestate-bench-web")
+    if instance.source is not None and instance.source.layout == layout:
+        record = copy.deepcopy(instance.source.record)
+        project = _project_keys(instance)
+        return {**project, **{k: v for k, v in record.items() if k not in project}}
     boxes = _normalised(instance)
     if instance.platform == "desktop":
         details = {"locate": list(boxes.loc), "loactebbox": list(boxes.now),
@@ -143,13 +202,7 @@ def finestate_bench_record(instance: Instance) -> dict[str, Any]:
                    "target_coords": list(boxes.goal), "core_coords": list(boxes.core)}
     params = instance.live.params if instance.live is not None else {}
     return {
-        "id": instance.id,
-        "image": instance.image,
-        "platform": instance.platform,
-        "family": instance.family,
-        "gesture": instance.gesture,
-        "width": instance.size.width,
-        "height": instance.size.height,
+        **_project_keys(instance),
         "component": {
             "name": str(params.get("label", instance.component)),
             "type": instance.component,

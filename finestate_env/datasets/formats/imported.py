@@ -2,8 +2,13 @@
 
 - **size**: read from the image file (Pillow reads the header only), else from
   the record (`width`/`height`, or ScreenSpot's `img_size`), else the caller's
-  `image_size`; with none of them the record is an error, because pixel
-  predictions and pixel boxes need it.
+  `image_size`. With none of them a normalised FineState-Bench record is still an
+  instance, with `size` and pixel `boxes` null: it scores in [0, 1] against
+  normalised and 0-1000 predictions, and only a pixel prediction asks for the size.
+  A ScreenSpot record needs one (its boxes may be pixels).
+- **type**: the released names in any case and spacing ("Check Box", "Seek Bar",
+  "Steeper", "Dropdown" ...) map onto the 23 types (`canonical_type`); an unknown
+  name is kept as its own group (lower case, words joined by `_`) and counted.
 - **id**: the record's `id`, else its `image` path; when several records share
   an image, the second is `PATH#2`, the third `PATH#3`, in file order.
 - **family**: the record's `family` when it is one of the four, else the
@@ -22,7 +27,9 @@ from typing import Any
 
 from PIL import Image, UnidentifiedImageError
 
-from finestate_env.core.schema import FAMILIES, Family, Platform
+from finestate_env.components import TYPE_NAMES
+from finestate_env.core.coords import convert_box
+from finestate_env.core.schema import FAMILIES, Boxes, BoxSet, Family, Instance, Platform, Size
 from finestate_env.datasets.formats.jsonl import FormatError, shown
 from finestate_env.datasets.formats.project import locate_image
 
@@ -96,6 +103,52 @@ def normalise_type(value: str) -> str:
     return re.sub(r"[\s\-]+", "_", value.strip().lower())
 
 
+# Other names of the 23 types: the paper's figure and the released records (their
+# "Steeper" included), and the obvious variants. Keys are folded by `_folded`.
+_TYPE_ALIASES: dict[str, str] = {
+    "steeper": "stepper", "spinbox": "stepper", "numberstepper": "stepper",
+    "seekbar": "seek_bar", "seekslider": "seek_bar", "progressslider": "seek_bar",
+    "chart": "chart_point", "linechart": "chart_point", "chartpoints": "chart_point",
+    "dial": "knob", "rotaryknob": "knob",
+    "toggle": "switch", "toggleswitch": "switch",
+    "checkboxes": "checkbox", "checkboxgroup": "checkbox",
+    "radio": "radio_group", "radiobutton": "radio_group", "radiobuttons": "radio_group",
+    "tab": "tabs", "tabbar": "tabs",
+    "segmentedcontrol": "segmented", "segmentedbutton": "segmented",
+    "starrating": "rating", "stars": "rating",
+    "colourpicker": "color_picker", "colorpalette": "color_picker",
+    "colourpalette": "color_picker", "calendar": "date_picker",
+    "dropdown": "list_box", "dropdownlist": "list_box", "dropdownmenu": "list_box",
+    "dropdownbox": "list_box", "combobox": "list_box", "select": "list_box",
+    "list": "list_box",
+    "reorder": "drag_reorder", "reorderlist": "drag_reorder", "sortablelist": "drag_reorder",
+    "dragandreorder": "drag_reorder", "zoomandpan": "zoom_pan", "panzoom": "zoom_pan",
+    "splitter": "resizable_pane", "splitpane": "resizable_pane",
+    "resizablepanel": "resizable_pane", "tree": "tree_view",
+    "scrollbars": "scrollbar", "columnresize": "table_column",
+    "tablecolumnresize": "table_column", "resizablecolumn": "table_column",
+}
+
+
+def _folded(value: str) -> str:
+    """Case, spacing and punctuation dropped: "Check Box", "check-box", "CHECKBOX" alike."""
+    return re.sub(r"[^0-9a-z]+", "", value.lower())
+
+
+_CANONICAL: dict[str, str] = {**{_folded(name): name for name in TYPE_NAMES}, **_TYPE_ALIASES}
+
+
+def canonical_type(value: str) -> str:
+    """One of the 23 type names for a released or variant name ("Check Box" -> checkbox,
+    "Steeper" -> stepper, "Dropdown" -> list_box); any other name as its own grouping key
+    (`normalise_type`), which `is_known_type` tells apart."""
+    return _CANONICAL.get(_folded(value), normalise_type(value))
+
+
+def is_known_type(name: str) -> bool:
+    return name in TYPE_NAMES
+
+
 class SizeFinder:
     """The image size of a record, by the rule in the module docstring (cached per file)."""
 
@@ -104,8 +157,9 @@ class SizeFinder:
         self.base_dir, self.images_root, self.image_size = base_dir, images_root, image_size
         self._cache: dict[Path, tuple[int, int]] = {}
 
-    def __call__(self, image: str, recorded: tuple[int, int] | None, path: Path, line: int,
-                 field: str) -> tuple[int, int]:
+    def __call__(self, image: str | None, recorded: tuple[int, int] | None, path: Path,
+                 line: int, field: str, required: bool = True) -> tuple[int, int] | None:
+        """The size, or None when nothing tells it and it is not `required`."""
         found = locate_image(image, self.base_dir, self.images_root)
         if found is not None:
             if found not in self._cache:
@@ -120,14 +174,30 @@ class SizeFinder:
             return recorded
         if self.image_size is not None:
             return self.image_size
+        if not required:
+            return None
         root = self.images_root if self.images_root is not None else self.base_dir
         raise FormatError(path, line, field, f"an image file under {root} to read the size "
                           "from, or width/height in the record (pass --images DIR or "
                           "--image-size WxH)", f"{shown(image)}, which was not found")
 
 
-def recorded_size(record: dict[str, Any], path: Path, line: int) -> tuple[int, int] | None:
-    """`width`/`height` or `img_size: [w, h]` when the record carries them (positive ints)."""
+def with_size(instance: Instance, size: tuple[int, int] | None) -> Instance:
+    """A normalised instance with its image size and pixel boxes filled in (unchanged when
+    `size` is None or the instance has a size already)."""
+    if size is None or instance.size is not None or instance.normalized_boxes is None:
+        return instance
+    normalized = instance.normalized_boxes
+    pixels = Boxes(**{name: convert_box(getattr(normalized, name), "normalized", "pixel", size)
+                      for name in ("loc", "core", "goal", "now")})
+    return instance.model_copy(update={"size": Size(width=size[0], height=size[1]),
+                                       "boxes": BoxSet(current=pixels, target=pixels)})
+
+
+def recorded_size(record: dict[str, Any], path: Path, line: int,
+                  strict: bool = True) -> tuple[int, int] | None:
+    """`width`/`height` or `img_size: [w, h]` when the record carries them (positive ints).
+    Not `strict` (a layout whose own code never reads them), bad values are None."""
     if "img_size" in record:
         value = record["img_size"]
         field = "img_size"
@@ -139,6 +209,8 @@ def recorded_size(record: dict[str, Any], path: Path, line: int) -> tuple[int, i
     if (isinstance(value, list) and len(value) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
         return value[0], value[1]
+    if not strict:
+        return None
     raise FormatError(path, line, field, "two positive integers (width, height)", shown(value))
 
 

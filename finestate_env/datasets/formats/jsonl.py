@@ -23,12 +23,17 @@ class FormatError(ValueError):
 
 @dataclass
 class ReadResult:
-    """What a reader accepted, what it skipped (one message per skipped line) and the layout."""
+    """What a reader accepted, what it skipped (one message per skipped line) and the layout.
+
+    `lines[i]` is the line `items[i]` was read from; `unknown_types` counts the imported
+    records whose component type is none of the 23 (each kept as its own group)."""
 
     items: list[Any]
     skipped: list[str] = field(default_factory=list)
     layout: str = ""
     path: Path | None = None
+    lines: list[int] = field(default_factory=list)
+    unknown_types: dict[str, int] = field(default_factory=dict)
 
 
 def shown(value: Any, limit: int = 80) -> str:

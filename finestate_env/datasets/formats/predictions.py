@@ -58,6 +58,7 @@ def read_predictions(path: str | Path, *, skip_invalid: bool = False) -> ReadRes
             if isinstance(record, FormatError):
                 raise record
             result.items.append(parse_prediction(record, path, line))
+            result.lines.append(line)
         except FormatError as exc:
             if not skip_invalid:
                 raise

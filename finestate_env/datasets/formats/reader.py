@@ -7,7 +7,12 @@ from typing import Any
 
 from finestate_env.core.schema import Platform
 from finestate_env.datasets.formats.finestate_bench import DESKTOP_BOX_FIELDS, parse_finestate_bench
-from finestate_env.datasets.formats.imported import IdAssigner, SizeFinder
+from finestate_env.datasets.formats.imported import (
+    IdAssigner,
+    SizeFinder,
+    is_known_type,
+    with_size,
+)
 from finestate_env.datasets.formats.jsonl import FormatError, ReadResult, records, shown
 from finestate_env.datasets.formats.project import parse_instance
 from finestate_env.datasets.formats.screenspot import box_format_of, parse_screenspot
@@ -26,10 +31,12 @@ def _detect(record: dict[str, Any]) -> tuple[str | None, bool]:
     if "boxes" in record or "live" in record or ("size" in record and "id" in record):
         return "finestate-env", True
     details = record.get("processing_details")
-    if isinstance(details, dict) and any(key in details for key in DESKTOP_BOX_FIELDS):
-        return "finestate-bench-desktop", True
+    # `bbox` first: a web record may carry other keys (an `interact` the released code
+    # never reads), and the released code's own desktop conversion has both.
     if isinstance(details, dict) and "bbox" in details:
         return "finestate-bench-web", True
+    if isinstance(details, dict) and any(key in details for key in DESKTOP_BOX_FIELDS):
+        return "finestate-bench-desktop", True
     if "processing_details" in record or ("component" in record and "image" in record):
         return "finestate-bench-web", False
     if "img_filename" in record or ("bbox" in record and "instruction" in record):
@@ -57,7 +64,10 @@ def read_instances(path: str | Path, *, skip_invalid: bool = False,
     it is left out and its message kept in `.skipped`. Imported (non-project)
     records have no live block; `platform`, `images` (the folder image paths are
     relative to, default: the file's folder) and `image_size` (when there is no image
-    to read it from) fill in what they do not say (see `formats.imported`).
+    to read it from) fill in what they do not say (see `formats.imported`); the last two
+    also give a project-layout instance without a size (an import that found none) its
+    size. `.unknown_types` counts the FineState-Bench records whose type is none of the
+    23 (`formats.imported.canonical_type`); `.lines` is each item's line.
     """
     path = Path(path)
     result = ReadResult(items=[], path=path)
@@ -87,14 +97,21 @@ def read_instances(path: str | Path, *, skip_invalid: bool = False,
                     raise FormatError(path, line, "id", "an id used once",
                                       f"{shown(instance.id)}, already on line {seen[instance.id]}")
                 seen[instance.id] = line
+                if instance.size is None:
+                    instance = with_size(instance, sizes(instance.image, None, path, line,
+                                                         "image", required=False))
             elif layout.startswith("finestate-bench"):
                 instance = parse_finestate_bench(
                     record, path, line, layout == "finestate-bench-desktop", sizes=sizes,
                     ids=ids, platform=platform)
+                if not is_known_type(instance.component):
+                    unknown = result.unknown_types
+                    unknown[instance.component] = unknown.get(instance.component, 0) + 1
             else:
                 instance = parse_screenspot(record, path, line, sizes=sizes, ids=ids,
                                             platform=platform)
             result.items.append(instance)
+            result.lines.append(line)
         except FormatError as exc:
             if not skip_invalid:
                 raise

@@ -85,13 +85,19 @@ def parse_screenspot(record: dict[str, Any], path: Path, line: int, *, sizes: Si
                  else "[x1, y1, x2, y2] with x1 <= x2 and y1 <= y2")
         raise FormatError(path, line, "bbox", f"{shape}, four finite numbers ({coords})",
                           shown(record.get("bbox")))
-    size = sizes(image, recorded_size(record, path, line), path, line, "img_filename")
-    pixel_box = convert_box(box, coords, "pixel", size)
+    # Pixel boxes need no size, but the instance's normalised frame does; normalised
+    # boxes need none (an instance without a size scores in [0, 1] alone).
+    size = sizes(image, recorded_size(record, path, line), path, line, "img_filename",
+                 required=coords == "pixel")
     normalized = None
     if coords != "pixel":
         normal_box = convert_box(box, coords, "normalized")
         normalized = Boxes(loc=normal_box, core=normal_box, goal=normal_box, now=normal_box)
-    boxes = Boxes(loc=pixel_box, core=pixel_box, goal=pixel_box, now=pixel_box)
+    pixels = None
+    if size is not None:
+        pixel_box = convert_box(box, coords, "pixel", size)
+        boxes = Boxes(loc=pixel_box, core=pixel_box, goal=pixel_box, now=pixel_box)
+        pixels = BoxSet(current=boxes, target=boxes)
     kind = record.get("ui_type", record.get("data_type", "element"))
     component = normalise_type(kind) if isinstance(kind, str) and kind.strip() else "element"
     return Instance(
@@ -100,26 +106,32 @@ def parse_screenspot(record: dict[str, Any], path: Path, line: int, *, sizes: Si
         component=component, family=infer_family(record, image, component), gesture="tap",
         instructions=Instructions(locate=instruction, interact=instruction),
         current_state=None, goal_state=None, image=image.replace("\\", "/"),
-        size=SizeModel(width=size[0], height=size[1]),
-        boxes=BoxSet(current=boxes, target=boxes), normalized_boxes=normalized)
+        size=None if size is None else SizeModel(width=size[0], height=size[1]),
+        boxes=pixels, normalized_boxes=normalized)
 
 
 def screenspot_records(instance: Instance, box_format: BoxFormat = "xyxy",
                        coords: CoordConvention = "pixel") -> list[dict[str, Any]]:
-    """The two grounding records of one instance (locate, interact), convention named."""
-    size = (instance.size.width, instance.size.height)
+    """The two grounding records of one instance (locate, interact), convention named.
+
+    An instance without an image size (an imported normalised record) has no pixels:
+    its records are normalised whatever `coords` asks, and carry no `img_size`."""
+    if instance.size is None and coords == "pixel":
+        coords = "normalized"
     records = []
     for task, box_name, instruction in (
             ("locate", "loc", instance.instructions.locate),
             ("interact", "goal", instance.instructions.interact)):
-        box = getattr(instance.boxes.current, box_name)
         if instance.normalized_boxes is not None and coords != "pixel":
             box = convert_box(getattr(instance.normalized_boxes, box_name), "normalized", coords)
         else:
-            box = convert_box(box, "pixel", coords, size)
+            size = (instance.size.width, instance.size.height)
+            box = convert_box(getattr(instance.boxes.current, box_name), "pixel", coords, size)
+        size_key = ({} if instance.size is None
+                    else {"img_size": [instance.size.width, instance.size.height]})
         records.append({
             "id": f"{instance.id}/{task}", "instance_id": instance.id, "task": task,
-            "img_filename": instance.image, "img_size": list(size),
+            "img_filename": instance.image, **size_key,
             "instruction": instruction, "bbox": list(box_from_xyxy(box, box_format)),
             "bbox_format": box_format, "coords": coords,
             "platform": instance.platform, "ui_type": instance.component,
