@@ -11,9 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QPoint, QRect
+from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPalette
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QVBoxLayout,
+    QWidget,
+)
 
 Box = list[int]
 STAGE_MARGIN = 8  # as the web stage: no control is ever placed in the outer 8 px
@@ -222,3 +229,18 @@ def grid_index(value: Any, lo: float, step: float) -> int:
 def round_cells(distance: int, size: int) -> int:
     """round(distance / size) with halves up, as JS Math.round, in exact integers."""
     return (2 * distance + size) // (2 * size)
+
+
+class SquareChoice(QAbstractButton):
+    """A fixed-size square that is one choice of an exclusive group (a carousel's dot, a
+    colour swatch); the subclass paints it."""
+
+    def __init__(self, parent: QWidget, size: int) -> None:
+        super().__init__(parent)
+        self.setCheckable(True)
+        self.setAutoExclusive(True)
+        self.setFocusPolicy(Qt.NoFocus)
+        self.setFixedSize(size, size)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return self.size()

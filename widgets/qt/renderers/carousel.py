@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import (
-    QAbstractButton,
     QHBoxLayout,
     QLabel,
     QStackedWidget,
@@ -23,17 +22,7 @@ from finestate_env.components.qt import kit
 from finestate_env.components.qt.control import Control
 
 
-class Dot(QAbstractButton):
-    def __init__(self, parent: QWidget, size: int) -> None:
-        super().__init__(parent)
-        self.setCheckable(True)
-        self.setAutoExclusive(True)
-        self.setFocusPolicy(Qt.NoFocus)
-        self.setFixedSize(size, size)
-
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
-        return self.size()
-
+class Dot(kit.SquareChoice):
     def paintEvent(self, event) -> None:  # noqa: N802
         painter = QPainter(self)
         painter.setRenderHint(QPainter.Antialiasing)

@@ -8,26 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QAbstractButton, QFrame, QGridLayout, QWidget
+from PySide6.QtWidgets import QFrame, QGridLayout, QWidget
 
 from finestate_env.components.qt import kit
 from finestate_env.components.qt.control import Control
 from finestate_env.components.qt.renderers.pickers import value_field
 
 
-class Swatch(QAbstractButton):
+class Swatch(kit.SquareChoice):
     def __init__(self, parent: QWidget, colour: str, size: int) -> None:
-        super().__init__(parent)
+        super().__init__(parent, size)
         self.colour = colour
-        self.setCheckable(True)
-        self.setAutoExclusive(True)
-        self.setFocusPolicy(Qt.NoFocus)
-        self.setFixedSize(size, size)
-
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
-        return self.size()
 
     def paintEvent(self, event) -> None:  # noqa: N802
         painter = QPainter(self)
