@@ -35,7 +35,10 @@ test: install
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; \
 	exit $$rc
 
+# MiniWoB++, run beside us by make bench, drives chromium through Debian's chromium-driver.
+bench: EXTRA_PACKAGES := chromium-driver
 bench: install
+	$(PY) -m finestate_env.cli.peer_bench --rounds 4 --episodes 40 --out bench-miniwob.json
 	$(PY) -m finestate_env.cli.bench --episodes 40 --out bench.json
 	$(PY) -m finestate_env.cli.bench --env FineState-Desktop-v0 --episodes 40 --out bench-desktop.json
 	$(PY) -m finestate_env.cli.bench --env FineState-Mobile-v0 --episodes 20 --out bench-mobile.json
@@ -53,7 +56,7 @@ install: system $(STAMP)
 # apt-get only runs when something is missing; the check itself costs ~50 ms.
 system:
 	@missing=""; \
-	for pkg in $(APT_PACKAGES); do \
+	for pkg in $(APT_PACKAGES) $(EXTRA_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$pkg 2>/dev/null | grep -q "ok installed" || missing="$$missing $$pkg"; \
 	done; \
 	if ! $(PYTHON) -c "import ensurepip, venv" >/dev/null 2>&1; then missing="$$missing python3-venv"; fi; \
