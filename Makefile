@@ -21,7 +21,7 @@ TORCH ?= 2.13.0
 # box proxy and the control to disagree (deterministic from the seed).
 NOISY_EPISODES ?= 200
 
-.PHONY: run test bench lint install system clean
+.PHONY: run test bench soak lint install system clean
 
 run: install
 	$(VENV)/bin/finestate run --agent oracle --episodes $(EPISODES) --seed 0
@@ -39,6 +39,8 @@ test: install
 bench: EXTRA_PACKAGES := chromium-driver
 bench: install
 	$(PY) -m finestate_env.cli.peer_bench --rounds 4 --episodes 40 --out bench-miniwob.json
+	# A short soak: memory over 1,500 episodes in one env (make soak runs the long ones).
+	$(PY) -m finestate_env.cli.soak --episodes 1500 --out bench-soak.json
 	$(PY) -m finestate_env.cli.bench --episodes 40 --out bench.json
 	$(PY) -m finestate_env.cli.bench --env FineState-Desktop-v0 --episodes 40 --out bench-desktop.json
 	$(PY) -m finestate_env.cli.bench --env FineState-Mobile-v0 --episodes 20 --out bench-mobile.json
@@ -47,6 +49,13 @@ bench: install
 	  --backend adb --backend-options '{"serial": "{serial}", "adb_port": {adb_port}}' \
 	  --episodes 5 --component slider,switch,date_picker,drag_reorder --audit-density 2 \
 	  --replay-instances 0 --out bench-adb.json
+
+# Memory over long runs: PSS at the end within 50 MiB of PSS after 500 episodes, no failed
+# episode, no process left (each run exits 1 otherwise). About 20 min for the web.
+soak: install
+	$(PY) -m finestate_env.cli.soak --episodes 10000 --out soak-web.json
+	$(PY) -m finestate_env.cli.soak --env FineState-Desktop-v0 --episodes 3000 --out soak-desktop.json
+	$(PY) -m finestate_env.cli.soak --env FineState-Mobile-v0 --episodes 3000 --out soak-mobile.json
 
 lint: install
 	$(VENV)/bin/ruff check finestate_env widgets replay tests examples

@@ -1,0 +1,88 @@
+"""`make soak`: one env over many oracle episodes, its memory sampled as it goes.
+
+Prints PSS (proportional set size: the env's process plus everything it started,
+shared pages split) every `--every` episodes, and checks what a long training run
+relies on: no failed episode (the oracle reaches every goal, no action_error), PSS at
+the end within `--tolerance-mib` of PSS after `--settle` episodes, and no process left
+once the env is closed. Exits 1 when a check fails. `make bench` runs a short one.
+
+    python -m finestate_env.cli.soak --episodes 10000                 # the web
+    python -m finestate_env.cli.soak --env FineState-Desktop-v0 --episodes 3000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from pathlib import Path
+
+import gymnasium as gym
+
+import finestate_env  # noqa: F401 (registers the ids)
+from finestate_env.agents.scripted import OracleAgent
+from finestate_env.backends.processes import alive, descendants, memory_kib
+
+
+def pss_mib() -> float:
+    me = os.getpid()
+    return memory_kib(descendants(me) | {me})["pss"] / 1024
+
+
+def soak(env_id: str, episodes: int, every: int, settle: int) -> dict:
+    env = gym.make(env_id)
+    agent = OracleAgent()
+    samples, failures, started_pids = [], [], set()
+    started = time.perf_counter()
+    try:
+        for episode in range(1, episodes + 1):
+            obs, info = env.reset(seed=episode)
+            _, reward, _, _, step_info = env.step(agent.act(obs, info))
+            if reward != 1.0 or step_info["action_error"] is not None:
+                failures.append({"episode": episode, "component": step_info["component"],
+                                 "action_error": step_info["action_error"]})
+            if episode == 1:
+                started_pids = descendants(os.getpid())
+            if episode % every == 0 or episode in (settle, episodes):
+                samples.append({"episode": episode, "pss_mib": round(pss_mib(), 1),
+                                "seconds": round(time.perf_counter() - started, 1)})
+                print(f"episode {episode:>6}: PSS {samples[-1]['pss_mib']:7.1f} MiB, "
+                      f"{episode / (time.perf_counter() - started):5.1f} episodes/s, "
+                      f"{len(failures)} failed", flush=True)
+    finally:
+        env.close()
+    time.sleep(0.5)  # let the children's exits be reaped
+    after_settle = next(s["pss_mib"] for s in samples if s["episode"] == settle)
+    return {"env": env_id, "episodes": episodes, "samples": samples, "failures": failures,
+            "pss_after_settle_mib": after_settle, "pss_end_mib": samples[-1]["pss_mib"],
+            "growth_mib": round(samples[-1]["pss_mib"] - after_settle, 1),
+            "processes_left": sorted(alive(started_pids)),
+            "episodes_per_s": episodes / (time.perf_counter() - started)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--env", default="FineState-Web-v0")
+    parser.add_argument("--episodes", type=int, default=10_000)
+    parser.add_argument("--every", type=int, default=500, help="episodes between samples")
+    parser.add_argument("--settle", type=int, default=500,
+                        help="the episode whose PSS the end is compared with")
+    parser.add_argument("--tolerance-mib", type=float, default=50.0)
+    parser.add_argument("--out", default="soak.json")
+    args = parser.parse_args(argv)
+    if not 0 < args.settle <= args.episodes:
+        parser.error("--settle must lie in 1..--episodes")
+    report = soak(args.env, args.episodes, args.every, args.settle)
+    Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
+    flat = abs(report["growth_mib"]) <= args.tolerance_mib
+    print(f"{args.env}: PSS {report['pss_after_settle_mib']:.0f} MiB after {args.settle} "
+          f"episodes, {report['pss_end_mib']:.0f} MiB after {args.episodes} "
+          f"({report['growth_mib']:+.0f} MiB; {'within' if flat else 'beyond'} "
+          f"{args.tolerance_mib:.0f}); {len(report['failures'])} failed episodes; "
+          f"{len(report['processes_left'])} processes left; wrote {args.out}")
+    return 0 if flat and not report["failures"] and not report["processes_left"] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
