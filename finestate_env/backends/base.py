@@ -22,6 +22,10 @@ class Rendered:
 
     boxes: BoxSet  # screenshot pixels, inclusive edges
     state: Any  # read back from the control right after rendering
+    # A page scene's distractors, in the scene's order: each one's state read back whole
+    # as shown, and its visible extent (screenshot pixels). Empty for a lone control.
+    distractor_states: tuple[Any, ...] = ()
+    distractor_locs: tuple[tuple[float, float, float, float], ...] = ()
 
 
 class Backend(ABC):
@@ -69,6 +73,11 @@ class Backend(ABC):
     @abstractmethod
     def read_state(self) -> Any:
         """The control's actual state, read back from the control itself."""
+
+    def read_distractors(self) -> list[Any]:
+        """A page scene's distractors, each one's state read back whole, in the scene's
+        order ([] for a lone control). Backends that render pages override it."""
+        return []
 
     def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
               p1_points: Sequence[tuple[float, float]]) -> list[Any]:

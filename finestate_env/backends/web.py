@@ -203,7 +203,10 @@ class WebBackend(Backend):
         result = self._call("render", lambda: self._page.evaluate(
             "spec => FineState.prepare(spec)", spec.renderer_spec()))
         boxes = BoxSet(current=Boxes(**result["current"]), target=Boxes(**result["target"]))
-        return Rendered(boxes=boxes, state=result["state"])
+        scene = result.get("distractors") or {"states": [], "locs": []}
+        return Rendered(boxes=boxes, state=result["state"],
+                        distractor_states=tuple(scene["states"]),
+                        distractor_locs=tuple(tuple(box) for box in scene["locs"]))
 
     def render_current(self, spec: LiveSpec) -> tuple[Boxes, Any]:
         self.ensure_alive()
@@ -290,6 +293,10 @@ class WebBackend(Backend):
 
     def read_state(self) -> Any:
         return self._call("state read-back", lambda: self._page.evaluate("FineState.state()"))
+
+    def read_distractors(self) -> list[Any]:
+        return self._call("distractor read-back",
+                          lambda: self._page.evaluate("FineState.distractorStates()"))
 
     def evaluate(self, script: str, arg: Any = None) -> Any:
         """Run page script (for tests and tools; the env never uses it to set state)."""

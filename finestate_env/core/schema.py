@@ -11,7 +11,16 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
 Platform = Literal["web", "mobile", "desktop"]
 Family = Literal["numeric_range", "toggle_option", "specific_data", "view_manipulation"]
@@ -77,6 +86,39 @@ class Instructions(_Model):
     interact: str
 
 
+Rect = tuple[int, int, int, int]
+"""`(x, y, width, height)` in the renderer's own units (CSS px), origin top-left."""
+
+
+class SceneControl(_Model):
+    """One live control of a scene other than the target: a distractor.
+
+    Rendered by its type's own renderer at `rect` (its slot, which it fits whole);
+    `state` is the state it is shown in, read back after a step to tell collateral
+    changes. `label` is its name on the page (never the target's)."""
+
+    component: str
+    label: str
+    section: str  # the heading of the page section it sits in
+    params: dict[str, Any]
+    state: Any
+    rect: Rect
+
+
+class SceneSpec(_Model):
+    """The page an instance's control is shown in (docs/design.md §2, scenes): a template
+    drawn by the project (`blocks`: headings, text, drawn icons and images, in CSS px),
+    the target's slot and section, and the distractors. Everything is sampled from the
+    episode's seed (`finestate_env.components.scenes`), so it rebuilds exactly."""
+
+    template: str
+    label: str  # the target's name on the page, as the instruction gives it
+    section: str  # the heading of the target's section, unique on the page
+    rect: Rect  # the target's slot
+    blocks: list[dict[str, Any]]  # what the page draws around the controls
+    distractors: list[SceneControl]
+
+
 class LiveSpec(_Model):
     """Everything needed to rebuild an instance live, exactly."""
 
@@ -88,12 +130,28 @@ class LiveSpec(_Model):
     viewport: Size
     seed: int | None = None
     backend: str = "web"
+    # The page around the control; None: the control alone (scene "control"). Left out
+    # of every dump when None, so that a control instance's file lines and its id (a
+    # digest of this block) are what they were before scenes existed.
+    scene: SceneSpec | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_absent_scene(self, handler: SerializerFunctionWrapHandler,
+                              info: SerializationInfo) -> dict[str, Any]:
+        data = handler(self)
+        if self.scene is None:
+            data.pop("scene", None)
+        return data
 
     def renderer_spec(self) -> dict[str, Any]:
         """What a renderer is handed (stage.js, the Qt app, the adb page driver):
-        the control, the state it shows, the goal its boxes are measured for, the theme."""
-        return {"component": self.component, "params": self.params, "state": self.current_state,
+        the control, the state it shows, the goal its boxes are measured for, the theme,
+        and the page around it when there is one."""
+        spec = {"component": self.component, "params": self.params, "state": self.current_state,
                 "goal": self.goal_state, "theme": self.theme}
+        if self.scene is not None:
+            spec["scene"] = self.scene.model_dump(mode="json")
+        return spec
 
 
 class SourceRecord(_Model):
@@ -103,6 +161,23 @@ class SourceRecord(_Model):
 
     layout: str  # the layout it was read in (`finestate_env.datasets.formats.LAYOUTS`)
     record: dict[str, Any]
+
+
+class SceneDistractor(_Model):
+    """A distractor as an instance records it: its type, its label and where it is."""
+
+    component: str
+    label: str
+    section: str
+    loc: Box  # its visible extent, measured, screenshot pixels, inclusive edges
+
+
+class SceneRecord(_Model):
+    """What an instance records of its page (issue #16): the template and its distractors."""
+
+    template: str
+    section: str  # the target's section
+    distractors: list[SceneDistractor]
 
 
 class Instance(_Model):
@@ -127,6 +202,16 @@ class Instance(_Model):
     # re-rounded through pixels (finestate_env.datasets.formats documents the mapping).
     normalized_boxes: Boxes | None = None
     source: SourceRecord | None = None  # imported records: the record as given
+    # A page scene's record as measured (None, and left out of dumps, for a lone control).
+    scene: SceneRecord | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_absent_scene(self, handler: SerializerFunctionWrapHandler,
+                              info: SerializationInfo) -> dict[str, Any]:
+        data = handler(self)
+        if self.scene is None:
+            data.pop("scene", None)
+        return data
 
     @model_validator(mode="after")
     def _pixels_or_normalised(self) -> Instance:

@@ -13,17 +13,19 @@ import numpy as np
 from gymnasium.error import ResetNeeded
 
 from finestate_env import components
-from finestate_env.backends import DEFAULT_BACKEND, Backend, BackendCrashed, make_backend
+from finestate_env.backends import DEFAULT_BACKEND, Backend, BackendCrashed, Rendered, make_backend
+from finestate_env.components import scenes
 from finestate_env.components.themes import themes_for
 from finestate_env.core.actions import parse_action, parse_flat_action
 from finestate_env.core.coords import box_from_pixel
 from finestate_env.core.schema import (
     Boxes,
-    BoxSet,
     CoordConvention,
     Instance,
     LiveSpec,
     Platform,
+    SceneDistractor,
+    SceneRecord,
     Size,
 )
 from finestate_env.core.states import encode_state
@@ -124,11 +126,14 @@ class FineStateEnv(gym.Env):
                  theme: str | None = None, backend: str | Backend | None = None,
                  backend_options: dict[str, Any] | None = None, obs_type: ObsType = "dict",
                  obs_size: tuple[int, int] | str | None = None, obs_dtype: ObsDtype = "uint8",
-                 action_type: ActionType = "dict", timings: bool = False) -> None:
+                 action_type: ActionType = "dict", timings: bool = False,
+                 scene: str = "control") -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if coord_mode not in ("pixel", "normalized"):
             raise ValueError(f"coord_mode must be 'pixel' or 'normalized', got {coord_mode!r}")
+        scenes.check_scene(scene, platform)
+        self.scene = scene
         self.themes = themes_for(platform)
         if theme is not None and theme not in self.themes:
             raise ValueError(f"unknown theme {theme!r}; available: {list(self.themes)}")
@@ -170,6 +175,10 @@ class FineStateEnv(gym.Env):
             self.components = [c for c in self.components if c in supported]
             if not self.components:
                 raise ValueError(f"no {platform} renderer for family={family!r}")
+        if scene == "page":
+            problem = scenes.page_viewport_problem(self.backend.layout_viewport)
+            if problem:
+                raise ValueError(problem)
         self._instance: Instance | None = None
         self._screenshot: np.ndarray | None = None
         self._done = True
@@ -196,9 +205,10 @@ class FineStateEnv(gym.Env):
             rendered = self.backend.render(live)  # the backend restarted itself: one retry
         rendered_at = time.perf_counter()
         if instance is None:
-            instance = self._build_instance(live, rendered.boxes)
+            instance = self._build_instance(live, rendered)
         else:  # a replayed instance keeps its annotation; the live boxes are what we measured
-            instance = instance.model_copy(update={"boxes": rendered.boxes})
+            instance = instance.model_copy(update={"boxes": rendered.boxes,
+                                                   "scene": _scene_record(live, rendered)})
         self._instance = instance
         self._screenshot = self.backend.screenshot()
         self._done = False
@@ -244,6 +254,10 @@ class FineStateEnv(gym.Env):
             live=judged.live.model_dump(),
             crosscheck=judged.crosscheck,
             action_error=judged.action_error,
+            # A page's distractors read back: did the action change anything but the
+            # target (always False for a lone control), and which (JSON text of labels).
+            collateral=judged.collateral,
+            collateral_changed=json.dumps(list(judged.changed)),
         )
         if self.timings:
             info["timings"] = timings
@@ -271,18 +285,28 @@ class FineStateEnv(gym.Env):
         # Parameters are in the page's own units (CSS px), which a device scale
         # factor sets apart from the screenshot's pixels.
         # A phone's targets are sized for a finger (components.base.TOUCH_TARGET).
-        sample = components.COMPONENTS[name].sample(rng, self.backend.layout_viewport,
-                                                 touch=self.backend.platform == "mobile")
+        touch = self.backend.platform == "mobile"
+        scene = None
+        if self.scene == "page":  # the page and the target, all drawn after the type
+            sample, scene = scenes.sample_page(rng, self.platform, name,
+                                               self.backend.layout_viewport, touch=touch)
+        else:
+            sample = components.COMPONENTS[name].sample(rng, self.backend.layout_viewport,
+                                                     touch=touch)
         theme = self.theme or self.themes[int(rng.integers(len(self.themes)))]
         return LiveSpec(component=name, params=sample.params, current_state=sample.current_state,
                         goal_state=sample.goal_state, theme=theme,
                         viewport=Size(width=self.viewport[0], height=self.viewport[1]),
-                        seed=seed, backend=type(self.backend).__name__)
+                        seed=seed, backend=type(self.backend).__name__, scene=scene)
 
-    def _build_instance(self, live: LiveSpec, boxes: BoxSet) -> Instance:
+    def _build_instance(self, live: LiveSpec, rendered: Rendered) -> Instance:
         component = components.COMPONENTS[live.component]
         sample = components.Sample(live.params, live.current_state, live.goal_state)
-        instructions = component.instructions(self.np_random, sample)
+        if live.scene is None:
+            instructions = component.instructions(self.np_random, sample)
+        else:  # named by label and section: unambiguous on the page
+            instructions = scenes.page_instructions(self.np_random, live.component, sample,
+                                                    live.scene)
         # The id is a digest of everything that defines the instance: the same
         # seed gives the same id, and two different instances never share one.
         digest = hashlib.sha1(json.dumps(
@@ -292,7 +316,8 @@ class FineStateEnv(gym.Env):
             id=f"{self.platform}-{live.component}-{digest}", platform=self.platform,
             component=live.component, family=component.family, gesture=component.gesture,
             instructions=instructions, current_state=live.current_state,
-            goal_state=live.goal_state, size=live.viewport, boxes=boxes, live=live)
+            goal_state=live.goal_state, size=live.viewport, boxes=rendered.boxes, live=live,
+            scene=_scene_record(live, rendered))
 
     def _reset_info(self, instance: Instance, shown_state: Any) -> dict[str, Any]:
         # One type per key in every episode (docs/design.md §4b): vector envs build
@@ -315,6 +340,16 @@ class FineStateEnv(gym.Env):
 
     def _observation(self) -> Any:
         return self._observe(self._screenshot, self._instance.instructions.interact)
+
+
+def _scene_record(live: LiveSpec, rendered: Rendered) -> SceneRecord | None:
+    """What an instance records of its page: the template, and each distractor's type,
+    label, section and measured loc box (None for a lone control)."""
+    if live.scene is None:
+        return None
+    return SceneRecord(template=live.scene.template, section=live.scene.section, distractors=[
+        SceneDistractor(component=d.component, label=d.label, section=d.section, loc=loc)
+        for d, loc in zip(live.scene.distractors, rendered.distractor_locs, strict=True)])
 
 
 def _parse_viewport(viewport: tuple[int, int] | str) -> tuple[int, int]:

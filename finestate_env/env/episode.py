@@ -34,11 +34,19 @@ class Judgement:
     crosscheck: CrossCheck
     action_error: str | None = None  # why nothing (or not all) was performed
     timings: dict[str, float] = field(default_factory=dict)  # ms: action, readback
+    # A page scene's distractors the action changed (their labels, in the scene's order):
+    # each is read back whole before and after the gesture. Empty for a lone control.
+    changed: tuple[str, ...] = ()
+
+    @property
+    def collateral(self) -> bool:
+        """The action changed something other than the target."""
+        return bool(self.changed)
 
 
 def judge(instance: Instance, p0: Point | None, p1: Point | None, state: Any, *,
           boxes: Boxes, action_error: str | None = None,
-          timings: dict[str, float] | None = None) -> Judgement:
+          timings: dict[str, float] | None = None, changed: Sequence[str] = ()) -> Judgement:
     """Judge the state an action left, against `instance`'s goal and against `boxes`.
 
     `boxes` is the current configuration's boxes in screenshot pixels: the live
@@ -55,7 +63,7 @@ def judge(instance: Instance, p0: Point | None, p1: Point | None, state: Any, *,
         static=scoring.stage_verdicts(p0, p1, boxes, static_exact),
         live=scoring.stage_verdicts(p0, p1, boxes, live_exact),
         crosscheck=scoring.crosscheck(static_exact, live_exact),
-        action_error=action_error, timings=timings or {})
+        action_error=action_error, timings=timings or {}, changed=tuple(changed))
 
 
 def perform_and_judge(backend: Backend, instance: Instance, p0: Point | None, p1: Point | None,
@@ -70,12 +78,19 @@ def perform_and_judge(backend: Backend, instance: Instance, p0: Point | None, p1
     if action_error is not None:
         return judge(instance, p0, p1, instance.current_state, boxes=boxes,
                      action_error=action_error)
+    scene = instance.live.scene if instance.live is not None else None
+    before = backend.read_distractors() if scene is not None else []
     started = time.perf_counter()
     backend.perform(instance.gesture, tuple(p0), tuple(p1))
     acted = time.perf_counter()
     state = backend.read_state()
+    changed: list[str] = []
+    if scene is not None:  # collateral: what else the gesture changed, read back whole
+        after = backend.read_distractors()
+        changed = [d.label for d, was, now in zip(scene.distractors, before, after, strict=True)
+                   if was != now]
     timings = {"action": _ms(started, acted), "readback": _ms(acted, time.perf_counter())}
-    return judge(instance, p0, p1, state, boxes=boxes, timings=timings)
+    return judge(instance, p0, p1, state, boxes=boxes, timings=timings, changed=changed)
 
 
 def _ms(start: float, end: float) -> float:

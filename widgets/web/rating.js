@@ -66,6 +66,7 @@ FineState.define("rating", (host, params, state, kit) => {
   const target = rows[params.target];
   return {
     state: () => values[params.target],
+    snapshot: () => values.slice(),  // every row: a page reads distractors back whole
     restore(value) {
       values.splice(0, values.length, ...initial(value));
       rows.forEach((r) => r.show());

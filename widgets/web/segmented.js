@@ -38,6 +38,7 @@ FineState.define("segmented", (host, params, state, kit) => {
   const node = (text) => target.items.find((it) => it.text === text).node;
   return {
     state: () => selected[params.target],
+    snapshot: () => selected.slice(),  // every group: a page reads distractors back whole
     restore(value) {
       selected.splice(0, selected.length, ...initial(value));
       show();

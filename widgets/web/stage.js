@@ -12,8 +12,12 @@
 // holds it.
 (() => {
   const factories = new Map();
+  const blockPainters = new Map();  // scene.js: what draws each kind of page block
   const stage = document.getElementById("stage");
   let active = null;
+  // A page scene's other controls, each {control, spec, host}: read back after a step
+  // (collateral changes) and restored in place with the target between probes.
+  let distractors = [];
 
   // Boxes are measured in the pixels of the screenshot, not in CSS px: on a
   // phone one CSS px is `scale` screenshot pixels (the device pixel ratio), and
@@ -173,22 +177,76 @@
     host.style.top = `${margin + Math.round(anchor[1] * freeY)}px`;
   }
 
-  // Build the control of `spec` in its state, synchronously.
-  function show(spec) {
-    const factory = factories.get(spec.component);
-    if (!factory) throw new Error(`no web renderer for component '${spec.component}'`);
-    document.body.className = `theme-${spec.theme || "classic-light"}`;
-    const host = kit.el("div", { class: `fs-control fs-${spec.component}` });
-    stage.replaceChildren(host);
-    const control = factory(host, spec.params, structuredClone(spec.state), kit);
+  // One control of `component` built into a new host, in `state`. The host is in the
+  // page before the factory runs: renderers measure their text while they build.
+  function build(component, params, state, attach) {
+    const factory = factories.get(component);
+    if (!factory) throw new Error(`no web renderer for component '${component}'`);
+    const host = kit.el("div", { class: `fs-control fs-${component}` });
+    attach(host);
+    const control = factory(host, params, structuredClone(state), kit);
     for (const method of ["state", "boxes", "restore"]) {
       if (typeof control[method] !== "function") {
-        throw new Error(`web renderer '${spec.component}' has no ${method}()`);
+        throw new Error(`web renderer '${component}' has no ${method}()`);
       }
     }
+    return { host, control };
+  }
+
+  // Build the control of `spec` in its state, synchronously.
+  function show(spec) {
+    document.body.className = `theme-${spec.theme || "classic-light"}`;
+    if (spec.scene) return showPage(spec);
+    distractors = [];
+    const { host, control } = build(spec.component, spec.params, spec.state,
+                                    (node) => stage.replaceChildren(node));
     place(host, spec.params.anchor || [0.5, 0.5]);
     active = control;
     return control;
+  }
+
+  // A page scene (widgets/scenes): the template's blocks drawn by scene.js, the
+  // target in its slot and every distractor in its own, each by its own renderer.
+  // A control sits at its slot's top-left inside the stage's margin and must fit
+  // the slot whole (its sampler was given the slot as viewport): a control that
+  // overflows would cover its neighbours, so it is an error, never a clip.
+  function showPage(spec) {
+    const scene = spec.scene;
+    const page = kit.el("div", { class: "fs-page" });
+    for (const block of scene.blocks) {
+      const paint = blockPainters.get(block.kind);
+      if (!paint) throw new Error(`no web painter for page block '${block.kind}'`);
+      const [x, y, w, h] = block.rect;
+      const node = kit.el("div", { class: `fs-block fs-block-${block.kind}`, style: {
+        left: `${x}px`, top: `${y}px`, width: `${w}px`, height: `${h}px` } });
+      paint(node, block, kit);
+      page.append(node);
+    }
+    stage.replaceChildren(page);
+    const attach = (node) => stage.append(node);
+    const target = build(spec.component, spec.params, spec.state, attach);
+    const others = scene.distractors.map((d) => ({
+      ...build(d.component, d.params, d.state, attach), spec: d }));
+    const margin = 8;
+    const seat = (host, rect, what) => {
+      host.style.left = `${rect[0] + margin}px`;
+      host.style.top = `${rect[1] + margin}px`;
+      if (host.offsetWidth > rect[2] - 2 * margin || host.offsetHeight > rect[3] - 2 * margin) {
+        throw new Error(`scene ${scene.template}: the ${what} (${host.offsetWidth}x` +
+                        `${host.offsetHeight}) overflows its slot ${rect.join(",")}`);
+      }
+    };
+    seat(target.host, scene.rect, `target ${spec.component}`);
+    for (const o of others) seat(o.host, o.spec.rect, `${o.spec.component} '${o.spec.label}'`);
+    distractors = others;
+    active = target.control;
+    return target.control;
+  }
+
+  // What each distractor holds now, whole (snapshot(): every item of a card of several).
+  function distractorStates() {
+    return distractors.map(({ control }) => (control.snapshot ? control.snapshot()
+                                                               : control.state()));
   }
 
   async function render(spec) {
@@ -219,6 +277,7 @@
     // A fresh render has nothing focused: a clicked button must not keep focus.
     if (document.activeElement !== document.body) document.activeElement.blur();
     control.restore(structuredClone(probing.spec.state));
+    for (const { control: other, spec } of distractors) other.restore(structuredClone(spec.state));
     return state;
   }
   window.addEventListener("keydown", onProbeKey, true);
@@ -248,6 +307,13 @@
     }
   }
 
+  // A page's distractors as shown: their states and their visible extents (loc boxes).
+  function sceneReport() {
+    if (!distractors.length) return {};
+    return { distractors: { states: distractorStates(),
+                            locs: distractors.map(({ host }) => boxOf(host)) } };
+  }
+
   function requireActive() {
     if (!active) throw new Error("nothing rendered yet");
     return active;
@@ -259,6 +325,11 @@
       factories.set(name, factory);
     },
     has(name) { return factories.has(name); },
+    // scene.js: paint(node, block, kit) draws one kind of page block into its node.
+    defineBlock(kind, paint) {
+      if (blockPainters.has(kind)) throw new Error(`page block '${kind}' defined twice`);
+      blockPainters.set(kind, paint);
+    },
     // Where the page sits in the screenshot: `scale` screenshot pixels per CSS
     // px, the page's top-left at (offsetX, offsetY) screenshot pixels.
     setFrame(scale, offsetX = 0, offsetY = 0) {
@@ -269,6 +340,8 @@
     },
     render,
     state() { return requireActive().state(); },
+    // A page's distractors, each read back whole, in the scene's order ([] alone).
+    distractorStates() { requireActive(); return distractorStates(); },
     // Record probes of `spec` (shown in its current state); take the states
     // recorded so far; stop recording.
     async startProbing(spec) {
@@ -290,12 +363,14 @@
       await render({ ...spec, state: spec.goal });
       const target = withFrozenLayout(() => active.boxes(spec.goal));
       const shown = await render(spec);
-      return { target, current: withFrozenLayout(() => active.boxes(spec.goal)), state: shown };
+      return { target, current: withFrozenLayout(() => active.boxes(spec.goal)), state: shown,
+               ...sceneReport() };
     },
     // What a replay needs: the current configuration shown and measured, no target.
     async prepareCurrent(spec) {
       const shown = await render(spec);
-      return { current: withFrozenLayout(() => active.boxes(spec.goal)), state: shown };
+      return { current: withFrozenLayout(() => active.boxes(spec.goal)), state: shown,
+               ...sceneReport() };
     },
   };
   Object.defineProperty(window, "FineState", { value: Object.freeze(api), writable: false });

@@ -47,6 +47,7 @@ FineState.define("stepper", (host, params, state, kit) => {
   const target = rows[params.target];
   return {
     state: () => target.value(),
+    snapshot: () => rows.map((r) => r.value()),  // every field: a page reads distractors back whole
     restore(value) { rows.forEach((r) => r.reset(value)); },
     boxes(goal) {
       const goalIndex = Math.round((goal - target.min) / target.step);

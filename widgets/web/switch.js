@@ -37,6 +37,7 @@ FineState.define("switch", (host, params, state, kit) => {
   const target = rows[params.target];
   return {
     state: () => on[params.target],
+    snapshot: () => on.slice(),  // every switch of the card: a page reads distractors back whole
     restore(value) {
       on.splice(0, on.length, ...initial(value));
       rows.forEach((r) => r.show());

@@ -1,0 +1,388 @@
+"""Scenes: the page a control is shown in (issue #16; docs/design.md §2, scenes).
+
+Scene "control" (the ablation) shows the control alone, as the env always did.
+Scene "page" shows it in an app page drawn by the project: a template's chrome
+(an app bar, a sidebar, headings, body text, drawn icons and images) and, in
+its sections, other live controls of the 23 types, the distractors, some of
+them of the target's own type with other labels.
+
+The page is platform-neutral data: geometry in the renderer's own units (CSS
+px), `blocks` that say what to draw and where, the target's slot and each
+distractor's (type, params, state, label, slot). A platform's renderer draws the
+blocks (for the web `widgets/web/scene.js`) and mounts every control with its
+type's own renderer in its slot. Everything comes from the episode's RNG, after
+nothing else: the control scene's draws are untouched.
+
+How a page is composed (`compose`): the chrome of the template takes the top
+and, for some, the left; the content below is a page title with a line of text,
+then two columns in a sampled order: the target's column (its section heading,
+the target's slot, same-type siblings where the type's instructions always name
+the label, then other distractors or a drawn filler) and the side column (the
+template's signature image, then distractor sections). Every control is sampled
+by its own type for the slot it gets (the sampler's `viewport`), so it fits its
+slot whole; the renderer checks that it does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from finestate_env.components.base import STAGE_MARGIN, ComponentType, Sample, choose
+from finestate_env.core.schema import Instructions, SceneControl, SceneSpec
+
+SCENES = ("control", "page")
+# The platforms whose pages exist (issue #16 builds them one platform at a time).
+PAGE_PLATFORMS = ("web",)
+
+# A control of each type's name on the page: what its instructions call it.
+_LABEL: dict[str, Callable[[dict[str, Any]], str]] = {
+    **{t: (lambda p: p["label"]) for t in
+       ("slider", "knob", "color_picker", "date_picker", "time_picker", "list_box")},
+    "stepper": lambda p: p["fields"][p["target"]]["label"],
+    **{t: (lambda p: p["labels"][p["target"]]) for t in ("switch", "checkbox", "rating")},
+    "segmented": lambda p: p["groups"][p["target"]]["label"],
+    "chart_point": lambda p: p["names"][p["target"]],
+    "radio_group": lambda p: p["name"],
+    "table_column": lambda p: p["headers"][p["target"]],
+    "resizable_pane": lambda p: p["pane"],
+    **{t: (lambda p: p["title"]) for t in
+       ("seek_bar", "tabs", "accordion", "carousel", "drag_reorder", "zoom_pan", "tree_view",
+        "scrollbar")},
+}
+# Types whose every interact instruction names the control's label: only these may have
+# siblings of their own type in the target's section (the label then tells them apart;
+# for the others the section does, so their same-type distractors sit in other sections).
+SIBLING_TYPES = ("slider", "knob", "switch", "checkbox", "stepper", "segmented", "rating")
+
+# How tall a slot each type gets as the target (CSS px, the 8 px margin included): its
+# largest height drawn on a 1280x720 stage; a shorter column cuts it, and the type's
+# sampler then draws a control that fits (every sampler bounds its size by `viewport`).
+TARGET_HEIGHT = {
+    "slider": 122, "knob": 276, "stepper": 346, "seek_bar": 350, "chart_point": 452,
+    "switch": 266, "checkbox": 363, "radio_group": 292, "tabs": 244, "segmented": 208,
+    "accordion": 448, "rating": 338, "color_picker": 296, "date_picker": 402,
+    "time_picker": 502, "list_box": 580, "drag_reorder": 421, "zoom_pan": 463,
+    "resizable_pane": 424, "carousel": 290, "tree_view": 644, "scrollbar": 526,
+    "table_column": 489,
+}
+# The slot heights of the distractor types (their sampler is given the slot as viewport;
+# tests/components/test_scenes_live.py renders them and the renderer checks the fit).
+DISTRACTOR_HEIGHT = {
+    "slider": 122, "switch": 266, "checkbox": 260, "segmented": 208, "radio_group": 240,
+    "rating": 220, "knob": 276, "stepper": 220, "tabs": 244, "seek_bar": 240,
+    "color_picker": 296, "accordion": 300, "carousel": 290,
+}
+# Widths distractors need at least (their narrowest card).
+DISTRACTOR_MIN_WIDTH = {"switch": 336, "checkbox": 336, "knob": 236, "color_picker": 368,
+                        "tabs": 372, "seek_bar": 360, "accordion": 360, "carousel": 360,
+                        "segmented": 360, "rating": 360, "radio_group": 360, "stepper": 360,
+                        "slider": 360}
+# Where the target's column must give it at least this much (a time picker's clock).
+MAIN_MIN = (600, 520)
+# Types whose widest control (plus the margin) fits NARROW_WIDTH: their column is that
+# wide, which leaves room for a second side column.
+NARROW_TYPES = ("knob", "switch", "checkbox", "color_picker", "date_picker", "time_picker",
+                "list_box", "drag_reorder", "tree_view")
+NARROW_WIDTH = 372
+SIDE_MIN = 372
+HEADING = 30  # a section heading's line above its controls
+GAP = 16
+MAX_DISTRACTORS = 15
+MIN_DISTRACTORS = 3
+
+
+def label_of(component: str, params: dict[str, Any]) -> str:
+    """A control's name on the page, as its instructions give it."""
+    return str(_LABEL[component](params))
+
+
+def names_of(params: Any) -> set[str]:
+    """Every text a control shows from its parameters (labels, titles, options)."""
+    if isinstance(params, str):
+        return set() if params.startswith("#") else {params}
+    if isinstance(params, dict):
+        return set().union(*(names_of(v) for v in params.values())) if params else set()
+    if isinstance(params, list | tuple):
+        return set().union(*(names_of(v) for v in params)) if params else set()
+    return set()
+
+
+@dataclass(frozen=True)
+class PageTemplate:
+    """One app page of a platform: its texts and what it is made of (data only).
+
+    The chrome (`appbar`, `sidebar`) and the signature `hero` image are drawn by the
+    platform's renderer from the blocks `compose` emits; `pool` lists the distractor
+    types that make sense on such a page, `fillers` the drawn blocks for spare room.
+    """
+
+    name: str
+    apps: tuple[str, ...]  # the app bar's product name
+    nav: tuple[str, ...]  # the app bar's links
+    titles: tuple[str, ...]  # the page title
+    intros: tuple[str, ...]  # the line of body text under it
+    sections: tuple[str, ...]  # section headings, drawn without repeats
+    pool: tuple[str, ...]  # distractor types
+    hero: str  # the signature image block's kind
+    fillers: tuple[str, ...]  # drawn blocks for leftover room
+    texts: dict[str, tuple[str, ...]]  # word pools the drawn blocks pick from
+    sidebar: tuple[tuple[str, str], ...] = ()  # (icon, label); empty: no sidebar
+    icon: str = "grid"  # the app bar's logo
+
+
+def _templates() -> dict[str, dict[str, PageTemplate]]:
+    from finestate_env.components.scenes import web
+
+    return {"web": {t.name: t for t in web.TEMPLATES}}
+
+
+def templates(platform: str) -> dict[str, PageTemplate]:
+    """The page templates of `platform`, by name (ValueError where none exist yet)."""
+    found = _templates().get(platform)
+    if not found:
+        raise ValueError(f"scene='page' is not built yet for platform {platform!r}; it "
+                         f"exists for {list(PAGE_PLATFORMS)}; use scene='control' there")
+    return found
+
+
+def check_scene(scene: str, platform: str) -> None:
+    """ValueError unless `scene` is a scene name that `platform` has."""
+    if scene not in SCENES:
+        raise ValueError(f"scene must be one of {list(SCENES)}, got {scene!r}")
+    if scene == "page":
+        templates(platform)
+
+
+def page_viewport_problem(viewport: tuple[int, int]) -> str | None:
+    """Why a page cannot be laid out on `viewport` (CSS px), or None when it can."""
+    if viewport[0] < 1100 or viewport[1] < 700:
+        return (f"scene='page' lays out an app page on at least 1100x700 CSS px; the "
+                f"viewport is {viewport[0]}x{viewport[1]}")
+    return None
+
+
+@dataclass
+class _Layout:
+    """What composing a page builds up: blocks drawn, controls placed."""
+
+    blocks: list[dict[str, Any]]
+    controls: list[SceneControl]
+    labels: set[str]  # every control's label so far (the target's first)
+    forbidden: str  # the target's label: no distractor shows it anywhere
+
+
+def _sample_fitting(rng: np.random.Generator, component: str, slot: tuple[int, int],
+                    layout: _Layout, touch: bool) -> Sample | None:
+    """A sample of `component` for a slot of `slot` whose names keep the page unambiguous:
+    its label new on the page, the target's label nowhere in it. None after 20 tries."""
+    definition: ComponentType = _components()[component]
+    for _ in range(20):
+        try:
+            sample = definition.sample(rng, slot, touch=touch)
+        except ValueError:  # a slot too small for this draw (tree_view's search gives up)
+            return None
+        label = label_of(component, sample.params)
+        if label not in layout.labels and layout.forbidden not in names_of(sample.params):
+            return sample
+    return None
+
+
+def _components() -> dict[str, ComponentType]:
+    from finestate_env.components import COMPONENTS
+
+    return COMPONENTS
+
+
+def _distractor(rng: np.random.Generator, component: str, rect: tuple[int, int, int, int],
+                section: str, layout: _Layout, touch: bool) -> bool:
+    """Sample and place one distractor of `component` in `rect`; False when none fits."""
+    sample = _sample_fitting(rng, component, (rect[2], rect[3]), layout, touch)
+    if sample is None:
+        return False
+    label = label_of(component, sample.params)
+    layout.labels.add(label)
+    layout.controls.append(SceneControl(component=component, label=label, section=section,
+                                        params=sample.params, state=sample.current_state,
+                                        rect=rect))
+    return True
+
+
+def _fill_column(rng: np.random.Generator, template: PageTemplate, x: int, y: int, width: int,
+                 bottom: int, sections: list[str], layout: _Layout, touch: bool) -> int:
+    """Distractor sections stacked in a column from y down to `bottom`; returns where
+    they end. Each section is a heading and one or two controls of the template's pool."""
+    pool = [c for c in template.pool if DISTRACTOR_MIN_WIDTH[c] <= width]
+    while sections and len(layout.controls) < MAX_DISTRACTORS:
+        room = bottom - y - HEADING
+        order = [pool[int(i)] for i in rng.permutation(len(pool))]
+        # Short on distractors: only a type that leaves room for the rest of the three.
+        smallest = HEADING + min(DISTRACTOR_HEIGHT[c] for c in pool) + GAP
+        owed = max(0, MIN_DISTRACTORS - len(layout.controls) - 1)
+        choice = next((c for c in order if DISTRACTOR_HEIGHT[c] <= room - owed * smallest),
+                      None)
+        if choice is None:
+            choice = next((c for c in order if DISTRACTOR_HEIGHT[c] <= room), None)
+        if choice is None:
+            break
+        section = sections.pop(0)
+        top = y + HEADING
+        placed = 0
+        # A second control of the same type under the same heading where it fits.
+        for _ in range(1 + (choice in SIBLING_TYPES and bool(rng.integers(2)))):
+            h = DISTRACTOR_HEIGHT[choice]
+            if top + h > bottom or len(layout.controls) >= MAX_DISTRACTORS:
+                break
+            if _distractor(rng, choice, (x, top, width, h), section, layout, touch):
+                top += h
+                placed += 1
+        if placed:
+            layout.blocks.append({"kind": "heading", "rect": [x, y, width, HEADING],
+                                  "text": section})
+            y = top + GAP
+    return y
+
+
+def compose(rng: np.random.Generator, template: PageTemplate, component: str,
+            viewport: tuple[int, int], touch: bool = False) -> tuple[Sample, SceneSpec]:
+    """The target's sample and the page around it (the module docstring says how)."""
+    problem = page_viewport_problem(viewport)
+    if problem:
+        raise ValueError(problem)
+    width, height = viewport
+    words = {key: list(pool) for key, pool in sorted(template.texts.items())}
+    blocks: list[dict[str, Any]] = []
+    top = 56
+    blocks.append({"kind": "appbar", "rect": [0, 0, width, top],
+                   "title": choose(rng, template.apps), "icon": template.icon,
+                   "nav": list(template.nav),
+                   "active": int(rng.integers(len(template.nav)))})
+    left = 0
+    if template.sidebar:
+        left = 216
+        blocks.append({"kind": "sidebar", "rect": [0, top, left, height - top],
+                       "items": [list(item) for item in template.sidebar],
+                       "active": int(rng.integers(len(template.sidebar)))})
+    margin = 24
+    x0, x1 = left + margin, width - margin
+    blocks.append({"kind": "title", "rect": [x0, top + 14, x1 - x0, 30],
+                   "text": choose(rng, template.titles)})
+    blocks.append({"kind": "text", "rect": [x0, top + 46, x1 - x0, 20],
+                   "text": choose(rng, template.intros)})
+    y0, bottom = top + 78, height - 12
+    # The columns: the target's, as wide as its type needs, and as many side columns
+    # of at least SIDE_MIN px as the rest holds; the target's column among them is drawn.
+    main_w = NARROW_WIDTH if component in NARROW_TYPES else MAIN_MIN[0]
+    rest = x1 - x0 - main_w - margin
+    count = max(1, (rest + margin) // (SIDE_MIN + margin))
+    side_w = (rest - (count - 1) * margin) // count
+    widths = [side_w] * count
+    place = int(rng.integers(count + 1))
+    widths.insert(place, main_w)
+    xs = [x0 + sum(widths[:i]) + i * margin for i in range(len(widths))]
+    main_x = xs[place]
+    sides = [(x, w) for i, (x, w) in enumerate(zip(xs, widths, strict=True)) if i != place]
+    sections = [template.sections[int(i)] for i in rng.permutation(len(template.sections))]
+
+    # The target: its section heading, then its slot, as tall as its type needs.
+    section = sections.pop(0)
+    slot_h = min(TARGET_HEIGHT[component], bottom - y0 - HEADING)
+    slot = (main_x, y0 + HEADING, main_w, slot_h)
+    sample = _components()[component].sample(rng, (slot[2], slot[3]), touch=touch)
+    label = label_of(component, sample.params)
+    layout = _Layout(blocks=blocks, controls=[], labels={label}, forbidden=label)
+    blocks.append({"kind": "heading", "rect": [main_x, y0, main_w, HEADING], "text": section})
+    y = slot[1] + slot_h
+    if component in SIBLING_TYPES and component in DISTRACTOR_HEIGHT:
+        for _ in range(int(rng.integers(0, 3))):  # Volume, then Bass and Treble
+            h = DISTRACTOR_HEIGHT[component]
+            if y + h > bottom or not _distractor(rng, component, (main_x, y, main_w, h),
+                                                  section, layout, touch):
+                break
+            y += h
+    y = _fill_column(rng, template, main_x, y + GAP, main_w, bottom, sections, layout, touch)
+    _filler(rng, template, main_x, y, main_w, bottom, blocks)
+
+    # The side columns: the template's signature image atop the first, then distractor
+    # sections; without the image when that leaves the page fewer than three distractors.
+    for hero_h in (int(rng.integers(150, 201)), 0):
+        trial = _Layout(blocks=list(blocks), controls=list(layout.controls),
+                        labels=set(layout.labels), forbidden=label)
+        left_sections = list(sections)
+        for i, (x, w) in enumerate(sides):
+            y = y0
+            if hero_h and i == 0:
+                trial.blocks.append({"kind": template.hero, "rect": [x, y0, w, hero_h],
+                                     "seed": int(rng.integers(1 << 30)), "words": words})
+                y += hero_h + GAP
+            y = _fill_column(rng, template, x, y, w, bottom, left_sections, trial, touch)
+            _filler(rng, template, x, y, w, bottom, trial.blocks)
+        if len(trial.controls) >= MIN_DISTRACTORS:
+            break
+    layout, blocks = trial, trial.blocks
+    if len(layout.controls) < MIN_DISTRACTORS:
+        raise _NoRoom(f"page {template.name!r} found room for only "
+                      f"{len(layout.controls)} distractors beside a {component}")
+    return sample, SceneSpec(template=template.name, label=label, section=section,
+                             rect=slot, blocks=blocks, distractors=layout.controls)
+
+
+def _filler(rng: np.random.Generator, template: PageTemplate, x: int, y: int, width: int,
+            bottom: int, blocks: list[dict[str, Any]]) -> None:
+    """A drawn block in the room left at the foot of a column, when there is some."""
+    if bottom - y >= 90:
+        blocks.append({"kind": choose(rng, template.fillers), "rect": [x, y, width, bottom - y],
+                       "seed": int(rng.integers(1 << 30)),
+                       "words": {k: list(v) for k, v in sorted(template.texts.items())}})
+
+
+def sample_page(rng: np.random.Generator, platform: str, component: str,
+                viewport: tuple[int, int], touch: bool = False,
+                template: str | None = None) -> tuple[Sample, SceneSpec]:
+    """A page of `platform` with a `component` target: a template drawn from `rng`
+    (or the one named), the target's sample and the page around it."""
+    found = templates(platform)
+    names = sorted(found)
+    name = template if template is not None else names[int(rng.integers(len(names)))]
+    if name not in found:
+        raise ValueError(f"unknown {platform} page template {name!r}; available: {names}")
+    for _ in range(ATTEMPTS - 1):  # a draw short of distractors is drawn again
+        try:
+            return compose(rng, found[name], component, viewport, touch)
+        except _NoRoom:
+            pass
+    return compose(rng, found[name], component, viewport, touch)
+
+
+class _NoRoom(RuntimeError):
+    """A page drawn with fewer than MIN_DISTRACTORS distractors."""
+
+
+ATTEMPTS = 20
+
+
+def page_instructions(rng: np.random.Generator, component: str, sample: Sample,
+                      scene: SceneSpec) -> Instructions:
+    """The type's own instructions, drawn until they name the target's label where the
+    type's wordings can, then placed in the target's section: the section is unique on
+    the page, and no distractor shows the target's label."""
+    definition = _components()[component]
+    for _ in range(12):
+        drawn = definition.instructions(rng, sample)
+        if scene.label in drawn.interact:
+            break
+    where = f"In the {scene.section} section, "
+    return Instructions(locate=where + _lower_first(drawn.locate),
+                        interact=where + _lower_first(drawn.interact))
+
+
+def _lower_first(sentence: str) -> str:
+    # Every wording starts with a verb (Set, Drag, Locate, Where ...), never with a name.
+    return sentence[:1].lower() + sentence[1:]
+
+
+__all__ = ["PAGE_PLATFORMS", "SCENES", "STAGE_MARGIN", "PageTemplate", "check_scene", "compose",
+           "label_of", "names_of", "page_instructions", "sample_page", "templates"]
