@@ -3,6 +3,10 @@
 One row per type, one column per theme; each tile is the control cropped
 from a real screenshot with `loc` (blue), `core` (orange), `goal` (green) and
 `now` (red) outlined as measured live.
+
+`make_page_gallery` is the sheet of a platform's page scenes (issue #16): one
+whole page per template, the target's boxes drawn on and every distractor's
+`loc` outlined in grey.
 """
 
 from __future__ import annotations
@@ -60,6 +64,49 @@ def make_gallery(out: str | Path, components: list[str] | None = None, seed: int
                 tile = render_tile(env, instance, theme)
                 sheet.paste(tile, (LABEL_WIDTH + col * TILE[0], top))
             draw.line((0, top, sheet.width, top), fill=(220, 220, 220))
+    finally:
+        env.close()
+    out = Path(out)
+    sheet.save(out, optimize=True)
+    return out
+
+
+PAGE_TILE = (640, 360)
+PAGE_COLUMNS = 3
+
+
+def make_page_gallery(out: str | Path, seed: int = 3, platform: str = "web",
+                      component: list[str] | None = None) -> Path:
+    """One tile per page template of `platform`: a whole page, scaled to PAGE_TILE, with
+    its target's boxes and its distractors' loc boxes drawn on; the types cycle."""
+    from finestate_env.components import scenes
+
+    names = resolve(component)
+    templates = sorted(scenes.templates(platform))
+    rows = -(-len(templates) // PAGE_COLUMNS)
+    sheet = Image.new("RGB", (PAGE_TILE[0] * PAGE_COLUMNS, (PAGE_TILE[1] + HEADER) * rows),
+                      (255, 255, 255))
+    draw = ImageDraw.Draw(sheet)
+    font = drawing.font(14)
+    env = gym.make(f"FineState-{platform.capitalize()}-v0", scene="page").unwrapped
+    try:
+        for i, template in enumerate(templates):
+            name = names[i % len(names)]
+            for attempt in range(200):  # the first seed from `seed` on that draws the template
+                obs, _ = env.reset(seed=seed + attempt, options={"component": name})
+                if env.instance.live.scene.template == template:
+                    break
+            instance = env.instance
+            image = Image.fromarray(obs["screenshot"])
+            for d in instance.scene.distractors:
+                ImageDraw.Draw(image).rectangle(list(d.loc), outline=(150, 150, 150), width=2)
+            draw_boxes(image, {k: getattr(instance.boxes.current, k)
+                               for k in ("loc", "core", "goal", "now")})
+            image.thumbnail(PAGE_TILE)
+            x, y = (i % PAGE_COLUMNS) * PAGE_TILE[0], (i // PAGE_COLUMNS) * (PAGE_TILE[1] + HEADER)
+            draw.text((x + 8, y + 6), f"{template} · target {name} · "
+                      f"{len(instance.scene.distractors)} distractors", fill=(0, 0, 0), font=font)
+            sheet.paste(image, (x, y + HEADER))
     finally:
         env.close()
     out = Path(out)

@@ -133,9 +133,13 @@ def _write_cases(out: Path, cases: list, args: argparse.Namespace) -> None:
 
 
 def _gallery(args: argparse.Namespace) -> int:
-    from finestate_env.replay.gallery import make_gallery
+    from finestate_env.replay.gallery import make_gallery, make_page_gallery
 
-    out = make_gallery(args.out, args.component, seed=args.seed, platform=args.platform)
+    if args.scene == "page":
+        out = make_page_gallery(args.out, seed=args.seed, platform=args.platform,
+                                component=args.component)
+    else:
+        out = make_gallery(args.out, args.component, seed=args.seed, platform=args.platform)
     print(f"wrote {out}")
     return 0
 
@@ -361,7 +365,7 @@ def _generate(args: argparse.Namespace) -> int:
 
     path, speed = timed_generate(args.out, platform=args.platform, n=args.n, seed=args.seed,
                                  component=args.component, family=args.family, fmt=args.format,
-                                 viewport=args.viewport)
+                                 viewport=args.viewport, scene=args.scene)
     out = Path(args.out)
     extra = f" and {path.name}" if path.name != "instances.jsonl" else ""
     print(f"wrote {args.n} {args.platform} instances to {out / 'instances.jsonl'}{extra} "
@@ -484,6 +488,13 @@ def _add_live_env_options(parser: argparse.ArgumentParser) -> None:
                         help="comma-separated component types (default: all)")
     parser.add_argument("--viewport", default=None,
                         help="WIDTHxHEIGHT (default: the env's own, 1280x720 on web)")
+    _add_scene_option(parser)
+
+
+def _add_scene_option(parser: argparse.ArgumentParser,
+                      page: str = "the control in an app page among live distractors") -> None:
+    parser.add_argument("--scene", choices=("control", "page"), default="control",
+                        help=f"control: the control alone (default); {page} (web only so far)")
 
 
 def _env_id(args: argparse.Namespace) -> str:
@@ -491,7 +502,10 @@ def _env_id(args: argparse.Namespace) -> str:
 
 
 def _env_options(args: argparse.Namespace) -> dict:
-    return {} if args.viewport is None else {"viewport": args.viewport}
+    options = {} if args.viewport is None else {"viewport": args.viewport}
+    if getattr(args, "scene", "control") != "control":
+        options["scene"] = args.scene
+    return options
 
 
 def _add_static_input_options(parser: argparse.ArgumentParser) -> None:
@@ -541,6 +555,7 @@ def build_parser() -> argparse.ArgumentParser:
     gallery.add_argument("--component", type=_split, default=None)
     gallery.add_argument("--seed", type=int, default=3)
     gallery.add_argument("--platform", choices=("web", "mobile", "desktop"), default="web")
+    _add_scene_option(gallery, "page: one whole page per template instead")
     gallery.set_defaults(handler=_gallery)
 
     evaluate = commands.add_parser("eval", help="ask a VLM (OpenAI-compatible endpoint) for "
@@ -611,6 +626,7 @@ def build_parser() -> argparse.ArgumentParser:
                           default="finestate-env",
                           help="also write the instances in this layout beside instances.jsonl")
     generate.add_argument("--viewport", default=None, help="WIDTHxHEIGHT (default: the env's)")
+    _add_scene_option(generate)
     generate.set_defaults(handler=_generate)
 
     importer = commands.add_parser("import", help="read released FineState-Bench or ScreenSpot "

@@ -10,7 +10,9 @@ The mix follows the paper's family shares (numeric range 28.9%, toggle/option
 25.5%, specific data 21.4%, view manipulation 24.2%), evenly over the types of
 each family, restricted (and renormalised) by `component` / `family`. Counts are
 apportioned by largest remainder; ties, the order and every episode seed come
-from `seed`, so the same seed writes the same files, byte for byte.
+from `seed`, so the same seed writes the same files, byte for byte. `scene="page"`
+shows each instance in an app page (issue #16; web only so far): its lines then
+carry the page (`live.scene`) and what was measured of it (`scene`).
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ def plan(n: int, seed: int, component: str | Iterable[str] | None = None,
     return [types[i] for i in rng.permutation(len(types))]
 
 
-def _make_env(platform: Platform, names: list[str], viewport):
+def _make_env(platform: Platform, names: list[str], viewport, scene: str = "control"):
     import gymnasium as gym
 
     env_id = ENV_IDS.get(platform)
@@ -88,6 +90,8 @@ def _make_env(platform: Platform, names: list[str], viewport):
     options = {"component": names, "render_mode": "rgb_array"}
     if viewport is not None:
         options["viewport"] = viewport
+    if scene != "control":  # the control scene's make options stay what they were
+        options["scene"] = scene
     return gym.make(env_id, **options).unwrapped
 
 
@@ -100,7 +104,7 @@ def _png(pixels: np.ndarray) -> bytes:
 def generate(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: int,
              component: str | Iterable[str] | None = None,
              family: str | Iterable[str] | None = None, fmt: str = "finestate-env",
-             viewport: tuple[int, int] | str | None = None,
+             viewport: tuple[int, int] | str | None = None, scene: str = "control",
              progress: Callable[[int, int], None] | None = None) -> Path:
     """Write `n` instances to `out_dir` (see the module docstring); returns the file in `fmt`.
 
@@ -115,7 +119,8 @@ def generate(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: i
     seeds = np.random.default_rng([seed, 1])  # episode seeds: a stream apart from the plan
     instances: list[Instance] = []
     seen: set[str] = set()
-    env = _make_env(platform, sorted(set(types), key=list(components.COMPONENTS).index), viewport)
+    env = _make_env(platform, sorted(set(types), key=list(components.COMPONENTS).index), viewport,
+                    scene)
     try:
         with open(out / "instances.jsonl", "w", encoding="utf-8", newline="\n") as lines:
             for index, name in enumerate(types):
