@@ -199,3 +199,18 @@ def test_page_needs_room():
         gym.make("FineState-Web-v0", scene="page", viewport=(800, 600))
     with pytest.raises(ValueError, match="scene must be one of"):
         gym.make("FineState-Web-v0", scene="poster")
+
+
+def test_generate_pages_records_the_scene_in_both_layouts(tmp_path):
+    from finestate_env.datasets import formats
+    from finestate_env.datasets.generate import generate
+
+    released = generate(tmp_path, n=2, seed=0, component="slider", fmt="finestate",
+                        scene="page")
+    instances = formats.read_instances(tmp_path / "instances.jsonl").items
+    records = [json.loads(line) for line in released.read_text().splitlines()]
+    for instance, record in zip(instances, records, strict=True):
+        assert instance.live.scene is not None and instance.scene is not None
+        assert record["scene"]["template"] == instance.scene.template
+        assert [d["label"] for d in record["scene"]["distractors"]] == [
+            d.label for d in instance.scene.distractors]

@@ -212,6 +212,15 @@ def finestate_bench_record(instance: Instance) -> dict[str, Any]:
                              "interact": instance.instructions.interact},
         },
         "processing_details": details,
+        # A page scene (issue #16), as extra fields the released code does not read: the
+        # template and each distractor's type, label, section and normalised loc box.
+        **({} if instance.scene is None else {"scene": {
+            "template": instance.scene.template, "section": instance.scene.section,
+            "distractors": [{"type": d.component, "label": d.label, "section": d.section,
+                             "bbox": list(convert_box(d.loc, "pixel", "normalized",
+                                                      (instance.size.width,
+                                                       instance.size.height)))}
+                            for d in instance.scene.distractors]}}),
     }
 
 
