@@ -88,7 +88,8 @@ class ReplayWorker:
             **record, outcome="performed", state=judged.state, live=judged.live,
             static_exact=judged.static_exact, live_exact=judged.live_exact,
             crosscheck=judged.crosscheck, boxes_match=boxes == instance.boxes.current,
-            action_error=action_error, timings=timings)
+            action_error=action_error, collateral_changed=list(judged.changed),
+            timings=timings)
 
     def close(self) -> None:
         self.backends.close()

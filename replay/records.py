@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from finestate_env.core.metrics import crosscheck_table, metric_table
+from finestate_env.core.metrics import collateral_table, crosscheck_table, metric_table
 from finestate_env.core.schema import CrossCheck, Platform, Point, StageVerdicts, StepResult
 
 Outcome = Literal["performed", "missing", "wrong_format", "not_replayable", "error"]
@@ -41,6 +41,9 @@ class ReplayRecord(BaseModel):
     crosscheck: CrossCheck | None = None
     boxes_match: bool | None = None  # did the live control measure the file's current boxes?
     action_error: str | None = None
+    # A page scene's distractors the gesture changed, by label, read back live before and
+    # after it (empty for a lone control, or when nothing was performed).
+    collateral_changed: list[str] = Field(default_factory=list)
     error: str | None = None
     timings: dict[str, float] = Field(default_factory=dict)
 
@@ -55,7 +58,8 @@ class ReplayRecord(BaseModel):
                    outcome="performed", state=result.state, goal_state=result.goal_state,
                    static=result.static, live=result.live, static_exact=static_exact,
                    live_exact=live_exact, crosscheck=result.crosscheck,
-                   action_error=result.action_error, timings=result.timings)
+                   action_error=result.action_error, timings=result.timings,
+                   collateral_changed=result.collateral_changed)
 
 
 def read_result_line(record: dict[str, Any]) -> ReplayRecord:
@@ -80,6 +84,7 @@ def summarize_replay(records: Iterable[ReplayRecord]) -> dict[str, Any]:
         "static": metric_table(records, "static"),
         "live": metric_table(live, "live"),
         "crosscheck": crosscheck_table(records),
+        "collateral": collateral_table(records),
         "outcomes": outcomes,
         "action_errors": sum(r.action_error is not None for r in records),
         "boxes_changed": sum(r.boxes_match is False for r in records),

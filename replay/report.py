@@ -60,6 +60,7 @@ def write_report(folder: Path, instances: list[Instance] | None = None,
         metric_names=list(METRIC_NAMES.values()), metric_rows=_metric_rows(summary),
         outcomes=summary["outcomes"], charts=_charts(summary),
         matrix=_matrix(records), crosscheck_by_type=summary["crosscheck"]["by_component"],
+        collateral=summary["collateral"],
         explained=_explained(disagreements.values()),
         audit=_audit_rows(folder / "audit_summary.json"),
         cases=[_case(r, by_id.get(r.id), images_root, disagreements.get(r.key))
@@ -86,7 +87,8 @@ def _instances_of_run(folder: Path) -> tuple[list[Instance], Path | None]:
 
 def _is_case(record: ReplayRecord) -> bool:
     return (record.crosscheck in ("false_accept", "false_reject")
-            or record.outcome == "error" or record.action_error is not None)
+            or record.outcome == "error" or record.action_error is not None
+            or bool(record.collateral_changed))
 
 
 def _case_outcome(record: ReplayRecord) -> str:
@@ -94,7 +96,9 @@ def _case_outcome(record: ReplayRecord) -> str:
         return "error"
     if record.crosscheck in ("false_accept", "false_reject"):
         return record.crosscheck.replace("_", " ")
-    return "action error"
+    if record.action_error is not None:
+        return "action error"
+    return "collateral"
 
 
 def _explained(disagreements) -> list[dict]:
@@ -124,6 +128,7 @@ def _case(record: ReplayRecord, instance: Instance | None, images_root: Path | N
             "goal": json.dumps(record.goal_state), "state": json.dumps(record.state),
             "p0": _point(record.p0), "p1": _point(record.p1),
             "why": why(disagreement) if disagreement is not None else "",
+            "collateral": ", ".join(record.collateral_changed),
             "error": record.error or record.action_error}
 
 

@@ -36,7 +36,8 @@ def step_result(info: dict[str, Any], action: Any) -> StepResult:
         state=decode_state(info["state"]), goal_state=decode_state(info["goal_state"]),
         success=info["success"], static=StageVerdicts(**info["static"]),
         live=StageVerdicts(**info["live"]), crosscheck=info["crosscheck"],
-        action_error=info["action_error"], timings=info.get("timings", {}))
+        action_error=info["action_error"], timings=info.get("timings", {}),
+        collateral_changed=json.loads(info["collateral_changed"]))
 
 
 def _point(action: Any, key: str) -> tuple[float, float] | None:

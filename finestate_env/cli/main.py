@@ -34,7 +34,7 @@ def _run(args: argparse.Namespace) -> int:
     cases: list[tuple[Any, Any, Any]] = []
 
     def keep(result, observation, reset_info) -> None:
-        if result.crosscheck != "agree" or result.action_error is not None:
+        if result.crosscheck != "agree" or result.action_error is not None or result.collateral:
             shot = np.asarray(observation["screenshot"]) if args.out else None
             cases.append((result, _instance_of(reset_info), shot))
 

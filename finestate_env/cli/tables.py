@@ -29,6 +29,10 @@ def format_summary(summary: dict[str, Any], crosscheck_by_type: bool = True) -> 
         if counts["false_accept"] or counts["false_reject"]:
             lines.append(f"  {name}: false accept {counts['false_accept']}, "
                          f"false reject {counts['false_reject']}")
+    collateral = summary["collateral"]
+    if collateral["episodes"]:
+        lines.append(f"collateral: {collateral['episodes']} steps changed another control "
+                     f"({collateral['with_success']} of them still reached the goal)")
     if summary["action_errors"]:
         lines.append(f"action errors: {summary['action_errors']}")
     return "\n".join(lines)

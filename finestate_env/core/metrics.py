@@ -44,8 +44,22 @@ def crosscheck_table(results: Iterable[Any]) -> dict[str, Any]:
     return table
 
 
+def collateral_table(results: Iterable[Any]) -> dict[str, Any]:
+    """How many performed steps changed a control other than the target (a page scene's
+    distractor, read back live), overall and by type, and how many of those still reached
+    the goal: a success a box cannot see the cost of."""
+    changed = [r for r in results if r.collateral_changed]
+    by_component: dict[str, int] = {}
+    for result in changed:
+        by_component[result.component] = by_component.get(result.component, 0) + 1
+    return {"episodes": len(changed),
+            "with_success": sum(bool(r.live_exact) for r in changed),
+            "by_component": dict(sorted(by_component.items()))}
+
+
 def summarize(results: Iterable[StepResult]) -> dict[str, Any]:
     results = list(results)
     return {"static": metric_table(results, "static"), "live": metric_table(results, "live"),
             "crosscheck": crosscheck_table(results),
+            "collateral": collateral_table(results),
             "action_errors": sum(r.action_error is not None for r in results)}

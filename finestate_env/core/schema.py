@@ -276,3 +276,15 @@ class StepResult(_Model):
     crosscheck: CrossCheck
     action_error: str | None = None
     timings: dict[str, float] = Field(default_factory=dict)
+    # A page scene's distractors the action changed, by label (empty for a lone control):
+    # a step can reach the goal and still have changed something else.
+    collateral_changed: list[str] = Field(default_factory=list)
+
+    @property
+    def collateral(self) -> bool:
+        return bool(self.collateral_changed)
+
+    @property
+    def live_exact(self) -> bool:
+        """A step's success is the state read back equalling the goal: live exact."""
+        return self.success

@@ -25,11 +25,17 @@ def test_the_worker_times_real_episodes_of_ours():
 
 
 def test_tree_cpu_counts_children():
-    child = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    # The child burns a fixed 300 ms of its own CPU, then idles: on a busy machine it
+    # takes longer to burn, never less, so the test does not depend on load.
+    burn = ("import sys, time\nwhile time.process_time() < 0.3: pass\n"
+            "print('burnt', flush=True)\ntime.sleep(60)")
+    before = tree_cpu_ms(os.getpid())
+    child = subprocess.Popen([sys.executable, "-c", burn], stdout=subprocess.PIPE, text=True)
     try:
-        before = tree_cpu_ms(os.getpid())
-        time.sleep(0.5)
-        assert tree_cpu_ms(os.getpid()) - before >= 200  # the busy child's time is ours
+        assert child.stdout.readline().strip() == "burnt"
+        # The child's time is counted as ours; /proc's counters are sampled at the clock
+        # tick, so they can read a few ticks short of what the child measured itself.
+        assert tree_cpu_ms(os.getpid()) - before >= 250
     finally:
         child.kill()
         child.wait()
