@@ -41,7 +41,10 @@ bench: install
 	$(PY) -m finestate_env.cli.peer_bench --rounds 4 --episodes 40 --out bench-miniwob.json
 	# A short soak: memory over 1,500 episodes in one env (make soak runs the long ones).
 	$(PY) -m finestate_env.cli.soak --episodes 1500 --out bench-soak.json
+	# Lone controls beside app pages: speed, and what locating the named control asks.
+	$(PY) -m finestate_env.cli.scene_bench --episodes 230 --out bench-scenes.json
 	$(PY) -m finestate_env.cli.bench --episodes 40 --out bench.json
+	$(PY) -m finestate_env.cli.bench --scene page --episodes 20 --audit-density 0 --replay-instances 0 --out bench-page.json
 	$(PY) -m finestate_env.cli.bench --env FineState-Desktop-v0 --episodes 40 --out bench-desktop.json
 	$(PY) -m finestate_env.cli.bench --env FineState-Mobile-v0 --episodes 20 --out bench-mobile.json
 	# The adb backend against the stand-in device: the host side's cost, not a real phone's.

@@ -3,11 +3,13 @@
 The oracle reads the boxes from `info` (it is the upper bound the boxes
 promise); the noisy oracle adds Gaussian pixel noise to the oracle's points
 (how much error each type tolerates); the random agent ignores everything and
-draws from its own seed.
+draws from its own seed; the any-control agent knows where every control on the
+screen is but not which one the instruction names (what SR@Loc asks of a page).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -84,6 +86,35 @@ class RandomAgent:
         return self.action_space.sample()
 
 
+class AnyControlAgent:
+    """Both points at the centre of one control drawn uniformly from those on screen:
+    the target or any of a page's distractors (their measured `loc` boxes).
+
+    It has what a detector of controls would have and nothing of the instruction: on a
+    lone control it always locates the target (SR@Loc 1), on a page only by chance.
+    """
+
+    name = "any-control"
+
+    def __init__(self, coord_mode: str = "pixel", seed: int | None = None) -> None:
+        self.coord_mode = coord_mode
+        self._rng = np.random.default_rng(seed)
+
+    def act(self, observation: Any, info: dict[str, Any]) -> dict[str, np.ndarray]:
+        instance = json.loads(info["instance"])
+        boxes = [tuple(info["boxes"]["current"]["loc"])]
+        size = instance["size"]
+        # Distractors' boxes are recorded in screenshot pixels; the target's is in the env's
+        # frame, which a normalised env divides by the screen's size.
+        scale = ((1.0 / size["width"], 1.0 / size["height"]) if self.coord_mode == "normalized"
+                 else (1.0, 1.0))
+        for distractor in (instance.get("scene") or {}).get("distractors", []):
+            x1, y1, x2, y2 = distractor["loc"]
+            boxes.append((x1 * scale[0], y1 * scale[1], x2 * scale[0], y2 * scale[1]))
+        point = np.asarray(box_center(boxes[int(self._rng.integers(len(boxes)))]), np.float32)
+        return {"p0": point, "p1": point.copy()}
+
+
 def make_agent(name: str, env, seed: int | None = None, sigma_p0: float = 0.0,
                sigma_p1: float = 0.0):
     """A scripted agent for `env`; `sigma_p0`/`sigma_p1` (pixels) apply to the noisy oracle."""
@@ -93,4 +124,9 @@ def make_agent(name: str, env, seed: int | None = None, sigma_p0: float = 0.0,
         return NoisyOracleAgent(sigma_p0, sigma_p1, seed=seed, coord_mode=env.coord_mode)
     if name == "random":
         return RandomAgent(env.action_space, seed=seed)
-    raise ValueError(f"unknown agent {name!r}; available: oracle, noisy-oracle, random")
+    if name == "any-control":
+        return AnyControlAgent(env.coord_mode, seed=seed)
+    raise ValueError(f"unknown agent {name!r}; available: {', '.join(AGENTS)}")
+
+
+AGENTS = ("oracle", "noisy-oracle", "random", "any-control")

@@ -21,14 +21,15 @@ import gymnasium as gym
 from finestate_env import components
 from finestate_env.agents.scripted import OracleAgent
 from finestate_env.backends.processes import descendants, memory_kib
+from finestate_env.components import scenes
 from finestate_env.replay.audit import audit_instance
 
 
 def bench_component(component: str, episodes: int, viewport: str,
                     env_id: str = "FineState-Web-v0", audit_density: int = 4,
-                    backend: dict | None = None) -> dict:
+                    backend: dict | None = None, scene: str | None = None) -> dict:
     env = gym.make(env_id, component=component, viewport=viewport, timings=True,
-                   **(backend or {})).unwrapped
+                   **_scene_option(scene), **(backend or {})).unwrapped
     agent = OracleAgent()
     resets, steps, phases = [], [], {}
     try:
@@ -67,7 +68,7 @@ def bench_component(component: str, episodes: int, viewport: str,
 
 
 def bench_replay(instances: int, viewport: str, workers: int,
-                 env_id: str = "FineState-Web-v0") -> dict:
+                 env_id: str = "FineState-Web-v0", scene: str | None = None) -> dict:
     """Replay of oracle predictions on instances made by `env_id`: instances per
     second, with one worker in this process and with `workers` processes."""
     import tempfile
@@ -75,7 +76,7 @@ def bench_replay(instances: int, viewport: str, workers: int,
     from finestate_env.core.schema import Prediction
     from finestate_env.replay.live_replay import ReplayJob, ReplayWorker, replay
 
-    env = gym.make(env_id, viewport=viewport).unwrapped
+    env = gym.make(env_id, viewport=viewport, **_scene_option(scene)).unwrapped
     try:
         dataset = []
         for seed in range(instances):
@@ -123,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
                         help='JSON passed to the backend, e.g. \'{"serial": "emulator-5554"}\'')
     parser.add_argument("--audit-density", type=int, default=4,
                         help="audit probes per side of the goal box (0: no audit figure)")
+    parser.add_argument("--scene", default=None, choices=scenes.SCENES,
+                        help="the scene to measure (default: the env's own)")
     parser.add_argument("--out", default="bench.json")
     args = parser.parse_args(argv)
     if args.viewport is None:
@@ -143,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{'probes/s':>10}{'peak RSS MiB':>14}{'PSS MiB':>10}")
     for name in names:
         row = bench_component(name, args.episodes, args.viewport, args.env,
-                              args.audit_density, backend)
+                              args.audit_density, backend, args.scene)
         rows.append(row)
         print(f"{name:<16}{row['reset_ms_median']:>10.1f}{row['step_ms_median']:>10.1f}"
               f"{row['episodes_per_s']:>12.1f}{_figure(row['audit_probes_per_s']):>10}"
@@ -156,19 +159,25 @@ def main(argv: list[str] | None = None) -> int:
           f"{_figure(probes)} audit probes/s")
     replayed = None
     if args.replay_instances > 0:
-        replayed = bench_replay(args.replay_instances, args.viewport, args.workers, args.env)
+        replayed = bench_replay(args.replay_instances, args.viewport, args.workers, args.env,
+                                args.scene)
         print(f"replay of {replayed['instances']} oracle predictions: "
               f"{replayed['one_worker_per_s']:.1f} instances/s on one worker, "
               f"{replayed[f'{args.workers}_workers_per_s']:.1f} with {args.workers} processes "
               f"(process and browser start included); {replayed['live_exact']} reached the goal")
     report = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                           "platform": platform.platform()},
-              "env": args.env, "viewport": args.viewport, "episodes_per_type": args.episodes,
+              "env": args.env, "scene": args.scene, "viewport": args.viewport,
+              "episodes_per_type": args.episodes,
               "median_episodes_per_s": overall, "median_audit_probes_per_s": probes,
               "components": rows, "replay": replayed}
     Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {args.out}")
     return 0
+
+
+def _scene_option(scene: str | None) -> dict:
+    return {} if scene is None else {"scene": scene}
 
 
 def _figure(value: float | None) -> str:

@@ -532,8 +532,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = commands.add_parser("run", help="run an agent live and print the metrics, "
                                           "static (boxes) beside live (read-back)")
-    run.add_argument("--agent", choices=("oracle", "noisy-oracle", "random", "openai"),
-                     default="oracle")
+    from finestate_env.agents.scripted import AGENTS
+
+    run.add_argument("--agent", choices=(*AGENTS, "openai"), default="oracle")
     run.add_argument("--sigma-p0", type=float, default=0.0,
                      help="noisy-oracle: Gaussian noise on p0, pixels")
     run.add_argument("--sigma-p1", type=float, default=0.0,

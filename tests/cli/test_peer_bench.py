@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 from finestate_env.cli.peer_bench import WORKER
 from finestate_env.cli.peer_worker import tree_cpu_ms
@@ -39,3 +38,19 @@ def test_tree_cpu_counts_children():
     finally:
         child.kill()
         child.wait()
+
+
+def test_scene_bench_sets_lone_controls_beside_pages(tmp_path):
+    from finestate_env.cli.scene_bench import main
+
+    out = tmp_path / "scenes.json"
+    assert main(["--env", "FineState-Web-v0", "--episodes", "6", "--out", str(out)]) == 0
+    rows = {row["scene"]: row for row in json.loads(out.read_text())["rows"]}
+    assert sorted(rows) == ["control", "page"]
+    for row in rows.values():
+        assert row["oracle"]["sr_int"] == 1.0 and row["oracle"]["collateral"] == 0
+        assert row["oracle"]["disagreements"] == 0
+    # On a lone control the only control shown is the answer: knowing where controls are
+    # is enough to locate it, every time.
+    assert rows["control"]["any-control"]["sr_loc"] == 1.0
+    assert rows["control"]["any-control"]["collateral"] == 0

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import json
 
+from test_replay import run_cli, write_predictions
+
 from finestate_env.backends.web import WebBackend
 from finestate_env.core.coords import box_center
 from finestate_env.datasets.formats import read_instances
 from finestate_env.datasets.generate import generate
 from finestate_env.replay.jobs import read_records
 from finestate_env.replay.records import ReplayRecord
-
-from test_replay import run_cli, write_predictions
 
 RAIL = """i => { const r = document.querySelectorAll('#stage > .fs-control')[1 + i]
                   .querySelector('.fs-slider-rail').getBoundingClientRect();
