@@ -6,12 +6,18 @@ system `chromium` is used; `FINESTATE_CHROMIUM` overrides the path.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
 import threading
+import time
+from pathlib import Path
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Playwright, sync_playwright
+
+from finestate_env.backends.scratch import make_scratch_dir
 
 # Quiet and offline-safe: no background traffic, no first-run UI, no GPU.
 LAUNCH_ARGS = (
@@ -106,6 +112,107 @@ class _Driver:
 
 
 DRIVER = _Driver()
+
+
+class SharedBrowser:
+    """One Chromium, a persistent context, serving every backend of the process that asks
+    for the same launch (executable, flags, screen): each backend has a page of its own.
+
+    A page of its own is a renderer process of its own (Chromium never puts two
+    browsing instances' pages in one process below its process limit), so the envs of a
+    vector env run side by side while paying for the browser and GPU processes once.
+    The browser's death ends every page: `crashed` says why, and each backend starts
+    again on its next call (a new browser, shared by the backends that restart).
+    """
+
+    def __init__(self, key: str, launch: dict) -> None:
+        self.key = key
+        self.users = 0
+        self.crashed: str | None = None
+        self._spare_pages: list = []
+        self._port: str | None = None
+        self._playwright = DRIVER.acquire()
+        # A persistent context, so that the profile folder, and in it the port Chromium
+        # picked for the backends' own DevTools connections, is known.
+        self.profile = make_scratch_dir("finestate-chromium-")
+        try:
+            self.context = self._playwright.chromium.launch_persistent_context(
+                self.profile, **launch)
+        except BaseException:
+            DRIVER.release()
+            shutil.rmtree(self.profile, ignore_errors=True)
+            raise
+        self.context.on("close", lambda _: self._died("browser disconnected"))
+        self._spare_pages = list(self.context.pages)  # the blank first tab: the first user's
+
+    def _died(self, why: str) -> None:
+        self.crashed = self.crashed or why
+
+    def new_page(self):
+        return self._spare_pages.pop() if self._spare_pages else self.context.new_page()
+
+    def devtools_port(self, timeout_s: float) -> str:
+        """The loopback port Chromium listens on for DevTools (written to the profile)."""
+        if self._port is None:
+            port_file = Path(self.profile) / "DevToolsActivePort"
+            deadline = time.monotonic() + timeout_s
+            while not port_file.is_file() or len(port_file.read_text().split()) < 2:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"Chromium wrote no DevTools port to {port_file}")
+                time.sleep(0.01)
+            self._port = port_file.read_text().split()[0]
+        return self._port
+
+    def close(self) -> None:
+        try:
+            self.context.close()
+        except PlaywrightError:  # already dead: closing must still finish
+            pass
+        DRIVER.release()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+class _BrowserPool:
+    """The process's shared browsers by launch; a browser closes with its last user."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._browsers: dict[str, SharedBrowser] = {}
+        os.register_at_fork(after_in_child=self._forget)  # as _Driver: the parent's, not ours
+
+    def _forget(self) -> None:
+        self._lock = threading.Lock()
+        self._browsers = {}
+
+    def acquire(self, launch: dict, private: bool = False) -> SharedBrowser:
+        """A running browser for `launch` (Playwright's launch_persistent_context options),
+        started when none runs or the last one died; `private`: one nobody else gets."""
+        key = json.dumps(launch, sort_keys=True)
+        with self._lock:
+            browser = None if private else self._browsers.get(key)
+            if browser is None or browser.crashed:
+                browser = SharedBrowser(key, launch)
+                if not private:
+                    self._browsers[key] = browser
+            browser.users += 1
+            return browser
+
+    def release(self, browser: SharedBrowser) -> None:
+        with self._lock:
+            browser.users -= 1
+            if browser.users > 0:
+                return
+            if self._browsers.get(browser.key) is browser:
+                del self._browsers[browser.key]
+        browser.close()
+
+    def running(self) -> int:
+        """How many shared browsers this process has open (for tests and the bench)."""
+        with self._lock:
+            return len(self._browsers)
+
+
+BROWSERS = _BrowserPool()
 
 
 class _DeadDriverNoise(logging.Filter):

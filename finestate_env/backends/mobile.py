@@ -45,9 +45,10 @@ class MobileBackend(WebBackend):
 
     def __init__(self, viewport: tuple[int, int] = DEFAULT_SCREEN,
                  device_scale_factor: float = DEFAULT_SCALE, headless: bool = True,
-                 timeout_ms: float = 10_000, chromium: str | None = None) -> None:
+                 timeout_ms: float = 10_000, chromium: str | None = None,
+                 shared_browser: bool = True) -> None:
         super().__init__(viewport=viewport, headless=headless, timeout_ms=timeout_ms,
-                         chromium=chromium)
+                         chromium=chromium, shared_browser=shared_browser)
         scale = float(device_scale_factor)
         if not (1.0 <= scale <= 5.0):
             raise ValueError(

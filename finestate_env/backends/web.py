@@ -1,17 +1,17 @@
 """The web backend: real HTML controls in headless Chromium, driven by Playwright.
 
-The browser is launched once per backend; every render happens inside the same
-page (`FineState.render`), which resolves once the control is laid out and its
-fonts are loaded: no fixed sleeps. The page is served from the project's own
-files under a host that cannot resolve, and every other request is aborted
-(and recorded in `blocked_requests`).
+Every backend of a process that asks for the same launch shares one browser
+(`chromium.SharedBrowser`), each with a page, and so a renderer process, of its
+own; `shared_browser=False` gives a backend a browser of its own. Every render
+happens inside the backend's page (`FineState.render`), which resolves once the
+control is laid out and its fonts are loaded: no fixed sleeps. The page is served
+from the project's own files under a host that cannot resolve, and every other
+request is aborted (and recorded in `blocked_requests`).
 """
 
 from __future__ import annotations
 
 import base64
-import shutil
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,8 +24,7 @@ from playwright.sync_api import Error as PlaywrightError
 from finestate_env import components
 from finestate_env.backends.base import Backend, BackendCrashed, Rendered
 from finestate_env.backends.cdp import CdpChannel, CdpConnectionLost, CdpError
-from finestate_env.backends.chromium import DRIVER, LAUNCH_ARGS, find_chromium
-from finestate_env.backends.scratch import make_scratch_dir
+from finestate_env.backends.chromium import BROWSERS, LAUNCH_ARGS, SharedBrowser, find_chromium
 from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
 
 WEB_ROOT = Path(components.__file__).parent / "web"
@@ -50,15 +49,15 @@ class WebBackend(Backend):
     platform = "web"
 
     def __init__(self, viewport: tuple[int, int] = (1280, 720), headless: bool = True,
-                 timeout_ms: float = 10_000, chromium: str | None = None) -> None:
+                 timeout_ms: float = 10_000, chromium: str | None = None,
+                 shared_browser: bool = True) -> None:
         self.viewport = (int(viewport[0]), int(viewport[1]))
         self.headless = headless
         self.timeout_ms = timeout_ms
         self.chromium = chromium
+        self.shared_browser = bool(shared_browser)
         self.blocked_requests: list[str] = []
-        self._playwright = None
-        self._context = None
-        self._profile: str | None = None
+        self._browser: SharedBrowser | None = None
         self._page = None
         self._cdp: CdpChannel | None = None
         self._crashed: str | None = None
@@ -69,18 +68,13 @@ class WebBackend(Backend):
         if self._page is not None:
             return
         self._crashed = None
-        self._playwright = DRIVER.acquire()
+        launch = {"executable_path": self.chromium or find_chromium(self.headless),
+                  "headless": self.headless, "args": self._launch_args(),
+                  "service_workers": "block", **self._context_options()}
+        self._browser = BROWSERS.acquire(launch, private=not self.shared_browser)
         try:
-            # A persistent context, so that the profile folder, and in it the
-            # port Chromium picked for our own DevTools connection, is known.
-            self._profile = make_scratch_dir("finestate-chromium-")
-            self._context = self._playwright.chromium.launch_persistent_context(
-                self._profile, executable_path=self.chromium or find_chromium(self.headless),
-                headless=self.headless, args=self._launch_args(), service_workers="block",
-                **self._context_options())
-            self._context.on("close", lambda _: self._mark_crashed("browser disconnected"))
-            self._context.route("**/*", self._serve)
-            self._page = (self._context.pages or [self._context.new_page()])[0]
+            self._page = self._browser.new_page()
+            self._page.route("**/*", self._serve)
             self._page.set_default_timeout(self.timeout_ms)
             self._page.on("crash", lambda _: self._mark_crashed("page crashed"))
             self._page.goto(f"{ORIGIN}/stage.html", wait_until="load")
@@ -97,14 +91,8 @@ class WebBackend(Backend):
 
     def _open_cdp_channel(self) -> CdpChannel:
         """Our own DevTools connection to the page (cdp.py says why)."""
-        port_file = Path(self._profile) / "DevToolsActivePort"
-        deadline = time.monotonic() + self.timeout_ms / 1000
-        while not port_file.is_file() or len(port_file.read_text().split()) < 2:
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"Chromium wrote no DevTools port to {port_file}")
-            time.sleep(0.01)
-        port = port_file.read_text().split()[0]
-        session = self._context.new_cdp_session(self._page)
+        port = self._browser.devtools_port(self.timeout_ms / 1000)
+        session = self._page.context.new_cdp_session(self._page)
         try:
             target = session.send("Target.getTargetInfo")["targetInfo"]["targetId"]
         finally:
@@ -123,19 +111,21 @@ class WebBackend(Backend):
     def close(self) -> None:
         if self._cdp is not None:
             self._cdp.close()
-        if self._context is not None:
+        if self._page is not None and not self._dead():
             try:
-                self._context.close()
+                self._page.close()
             except PlaywrightError:  # already dead: closing must still finish
                 pass
-        if self._playwright is not None:
-            DRIVER.release()
-        if self._profile is not None:
-            shutil.rmtree(self._profile, ignore_errors=True)
-        self._playwright = self._context = self._page = self._cdp = self._profile = None
+        if self._browser is not None:
+            BROWSERS.release(self._browser)  # the last user closes the browser
+        self._browser = self._page = self._cdp = None
 
     def _mark_crashed(self, why: str) -> None:
         self._crashed = why
+
+    def _dead(self) -> str | None:
+        """Why this backend's page or its browser is dead, or None."""
+        return self._crashed or (self._browser.crashed if self._browser is not None else None)
 
     def _serve(self, route) -> None:
         url = route.request.url
@@ -170,15 +160,15 @@ class WebBackend(Backend):
         Playwright's crash and close events may not have been dispatched yet
         when a call fails, so the error itself counts too.
         """
-        if self._crashed:
-            return self._crashed
+        if self._dead():
+            return self._dead()
         if isinstance(exc, CdpConnectionLost):
             return str(exc)
         if isinstance(exc, CdpError):
             # A page whose renderer died answers our connection with a bare "Internal error".
             return None if self._page_alive() else "page crashed"
         message = str(exc)
-        if (self._context is None or "Target crashed" in message
+        if (self._browser is None or "Target crashed" in message
                 or "has been closed" in message):
             return message.splitlines()[0]
         return None
@@ -192,7 +182,7 @@ class WebBackend(Backend):
 
     def ensure_alive(self) -> None:
         """Restart the browser if it died since the last call."""
-        if self._page is not None and self._crashed:
+        if self._page is not None and self._dead():
             self.close()
         self.start()
 

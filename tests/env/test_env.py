@@ -151,7 +151,9 @@ def test_no_request_leaves_the_browser(env):
 def test_close_leaves_no_browser_process(env_id):
     before = descendants(os.getpid())
     chromium_before = matching(b"chromium")
-    env = gym.make(env_id)
+    # A browser of its own: the module's env would keep a shared one running (a shared
+    # browser closes with its last env: tests/backends/test_shared_browser.py).
+    env = gym.make(env_id, backend_options={"shared_browser": False})
     env.reset(seed=0)
     started = descendants(os.getpid()) - before
     assert started, "the env started no process: is the browser real?"
@@ -164,10 +166,10 @@ def test_close_leaves_no_browser_process(env_id):
 
 def test_browser_crash_is_reported_and_recovered():
     before = descendants(os.getpid())
-    env = gym.make("FineState-Web-v0").unwrapped
+    env = gym.make("FineState-Web-v0", backend_options={"shared_browser": False}).unwrapped
     try:
         obs, info = env.reset(seed=0)
-        # Kill this env's browser only (other fixtures' browsers live on).
+        # Kill this env's browser only (the module's env shares another one, which lives on).
         for pid in (descendants(os.getpid()) - before) & matching(b"chromium"):
             os.kill(pid, 9)
         _, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
