@@ -54,3 +54,14 @@ def test_scene_bench_sets_lone_controls_beside_pages(tmp_path):
     # is enough to locate it, every time.
     assert rows["control"]["any-control"]["sr_loc"] == 1.0
     assert rows["control"]["any-control"]["collateral"] == 0
+
+
+def test_vector_bench_runs_the_oracle_on_shared_browser_envs(tmp_path):
+    from finestate_env.cli.vector_bench import main
+
+    out = tmp_path / "vector.json"
+    assert main(["--envs", "1,2", "--steps", "3", "--out", str(out)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert [r["envs"] for r in rows] == [1, 2]
+    assert all(r["success_rate"] == 1.0 for r in rows)
+    assert "pss_per_extra_env_mib" in rows[1]
