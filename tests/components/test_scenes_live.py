@@ -61,6 +61,18 @@ def _reset(env, component, seed):
     return env.reset(seed=seed, options={"component": component})
 
 
+def _page_with(env, target, kind):
+    """The first page from seed 0 on with a `kind` distractor beside a `target`: the
+    distractor's index in the scene, and the distractor."""
+    for seed in range(50):
+        _reset(env, target, seed)
+        found = [(i, d) for i, d in enumerate(env.instance.live.scene.distractors)
+                 if d.component == kind]
+        if found:
+            return found[0]
+    pytest.fail(f"no page with a {kind} distractor beside a {target} in 50 seeds")
+
+
 def test_oracle_on_pages(page_env, component):
     agent, failures = OracleAgent(), []
     for seed in PAGE_SEEDS:
@@ -164,16 +176,7 @@ def test_probes_restore_the_whole_page_in_place(web_page_env, kind):
 def test_collateral_when_the_agent_operates_a_distractor(web_page_env):
     """A click on a distractor slider's rail (the target a switch) moves that slider:
     the step says so, and names it."""
-    for seed in range(50):
-        obs, info = _reset(web_page_env, "switch", seed)
-        sliders = [i for i, d in enumerate(web_page_env.instance.live.scene.distractors)
-                   if d.component == "slider"]
-        if sliders:
-            break
-    else:
-        pytest.fail("no page with a slider distractor beside a switch in 50 seeds")
-    i = sliders[0]
-    distractor = web_page_env.instance.live.scene.distractors[i]
+    i, distractor = _page_with(web_page_env, "switch", "slider")
     rail = web_page_env.backend.evaluate(
         """i => { const r = document.querySelectorAll('#stage > .fs-control')[1 + i]
                    .querySelector('.fs-slider-rail').getBoundingClientRect();
@@ -240,16 +243,7 @@ def test_qt_collateral_when_the_agent_operates_a_distractor(desktop_page_env):
     """A click on a distractor switch (the target a slider) flips it: the step says so,
     and names it."""
     env = desktop_page_env
-    for seed in range(50):
-        obs, info = _reset(env, "slider", seed)
-        switches = [i for i, d in enumerate(env.instance.live.scene.distractors)
-                    if d.component == "switch"]
-        if switches:
-            break
-    else:
-        pytest.fail("no page with a switch distractor beside a slider in 50 seeds")
-    i = switches[0]
-    distractor = env.instance.live.scene.distractors[i]
+    i, distractor = _page_with(env, "slider", "switch")
     goal = env.backend.measure_distractor(i, not distractor.state).goal
     point = np.array(box_center(goal), np.float32)
     _, reward, _, _, info = env.step({"p0": point, "p1": point})

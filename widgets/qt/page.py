@@ -299,9 +299,10 @@ def landscape(d: Painter, rect: QRect, rng: random.Random, dusk: bool = False) -
     sky.setColorAt(1, d.tint(280, 0.4, 0.4) if dusk else d.tint(hue + 10, 0.6, 0.55))
     d.p.fillRect(rect, sky)
     sun = x + w * (0.2 + rng.random() * 0.6)
-    d.fill(QRectF(sun - h * 0.1, y + h * 0.2, h * 0.2, h * 0.2), QColor("#ffd27a" if dusk else "#fff6c8"),
-           h * 0.1)
-    for base, amp, light in ((0.62, 0.25, 0.30 if dusk else 0.45), (0.78, 0.15, 0.2 if dusk else 0.32)):
+    d.fill(QRectF(sun - h * 0.1, y + h * 0.2, h * 0.2, h * 0.2),
+           QColor("#ffd27a" if dusk else "#fff6c8"), h * 0.1)
+    ranges = ((0.62, 0.25, 0.30 if dusk else 0.45), (0.78, 0.15, 0.2 if dusk else 0.32))
+    for base, amp, light in ranges:
         ridge = QPainterPath(QPointF(x, y + h))
         for i in range(9):
             ridge.lineTo(x + w * i / 8, y + h * base - rng.random() * amp * h)
@@ -484,17 +485,27 @@ def _listing(d: Painter, b: dict[str, Any], rng: random.Random,
         row(QRect(inner.x(), top, inner.width(), pitch), rng)
 
 
+def _at_right(d: Painter, r: QRect, note: str) -> None:
+    """A row's muted note at its right end (a size, a time)."""
+    d.write(r.right() - 90, r.y(), 90, r.height(), note, d.muted, 12,
+            align=Qt.AlignRight | Qt.AlignVCenter)
+
+
+def _clock(rng: random.Random, lo: int, hi: int) -> str:
+    return f"{rng.randint(lo, hi)}:{rng.randint(0, 59):02d}"
+
+
 def files(d: Painter, b: dict[str, Any], rng: random.Random) -> None:
     names = b["words"]["files"]
 
     def row(r: QRect, rng: random.Random) -> None:
         name = rng.choice(names)
         folder = "." not in name
-        d.icon("folder" if folder else "file", r.x(), r.y() + 5, 18, d.accent if folder else d.muted)
+        d.icon("folder" if folder else "file", r.x(), r.y() + 5, 18,
+               d.accent if folder else d.muted)
         d.write(r.x() + 26, r.y(), r.width() - 120, r.height(), name)
-        size = f"{rng.randint(2, 40)} items" if folder else f"{0.1 + rng.random() * 20:.1f} MB"
-        d.write(r.right() - 90, r.y(), 90, r.height(), size, d.muted, 12,
-                align=Qt.AlignRight | Qt.AlignVCenter)
+        _at_right(d, r, f"{rng.randint(2, 40)} items" if folder
+                  else f"{0.1 + rng.random() * 20:.1f} MB")
 
     _listing(d, b, rng, row)
 
@@ -514,8 +525,7 @@ def mails(d: Painter, b: dict[str, Any], rng: random.Random) -> None:
         d.write(r.x() + 32, r.y(), 110, r.height(), name, d.text, 13, unread)
         d.write(r.x() + 146, r.y(), r.width() - 200, r.height(), rng.choice(words["subjects"]),
                 d.text if unread else d.muted, 13, unread)
-        d.write(r.right() - 48, r.y(), 48, r.height(), f"{rng.randint(8, 17)}:{rng.randint(0, 59):02d}",
-                d.muted, 12, align=Qt.AlignRight | Qt.AlignVCenter)
+        _at_right(d, r, _clock(rng, 8, 17))
 
     _listing(d, b, rng, row, 32)
 
@@ -534,8 +544,7 @@ def playlist(d: Painter, b: dict[str, Any], rng: random.Random) -> None:
             d.write(r.x(), r.y(), 20, r.height(), str(i + 1), d.muted, 12)
         d.write(r.x() + 28, r.y(), r.width() - 90, r.height(), rng.choice(names), colour, 13,
                 i == playing)
-        d.write(r.right() - 50, r.y(), 50, r.height(), f"{rng.randint(2, 6)}:{rng.randint(0, 59):02d}",
-                d.muted, 12, align=Qt.AlignRight | Qt.AlignVCenter)
+        _at_right(d, r, _clock(rng, 2, 6))
 
     _listing(d, b, rng, row)
 

@@ -391,8 +391,10 @@ def _chrome(rng: np.random.Generator, template: PageTemplate, width: int, height
         return (left, top, width, height - 12), None
     if template.chrome not in ("window", "dialog"):
         raise ValueError(f"template {template.name!r}: unknown chrome {template.chrome!r}")
-    # A desktop main window: title bar, menu bar, toolbar on top, status bar below.
-    app, document = choose(rng, template.apps), choose(rng, template.titles)
+    # A desktop main window: title bar, menu bar, toolbar on top, status bar below; the
+    # window's document is the page's title, or for a dialog the document behind it.
+    app = choose(rng, template.apps)
+    document = choose(rng, template.texts.get("documents") or template.titles)
     status = [template.status[int(i)] for i in rng.choice(len(template.status), 2,
                                                                replace=False)]
     blocks.append({"kind": "titlebar", "rect": [0, 0, width, WINDOW_TOP[0]],

@@ -18,6 +18,7 @@ from finestate_env.components.scenes import (
     TARGET_HEIGHT,
     Metrics,
     PageTemplate,
+    web,
 )
 
 # Measured from the Qt renderers (every type's card, every theme, samples drawn for
@@ -27,20 +28,21 @@ from finestate_env.components.scenes import (
 # table's header sit beside what the sampler sized; a card's layout puts 8 px between
 # checkbox rows; a carousel's dots row, a list's and a tree's frame are taller: those
 # are sampled for less than the slot (`pad`), and a checkbox card and a colour grid get
-# taller slots.
+# taller slots. Where Qt draws a type smaller than the web (a time list, a tab page, a
+# dial), its slot is smaller: the page has room for more.
+_SMALLER = {"knob": 250, "switch": 240, "tabs": 210}
 METRICS = Metrics(
     heading=HEADING, gap=GAP,
-    heights={**DISTRACTOR_HEIGHT, "checkbox": 312, "color_picker": 316},
+    heights={**DISTRACTOR_HEIGHT, **_SMALLER, "checkbox": 312, "color_picker": 316},
     min_width={**DISTRACTOR_MIN_WIDTH, "color_picker": 404, "seek_bar": 640},
-    target_heights={**TARGET_HEIGHT, "color_picker": 316},
+    target_heights={**TARGET_HEIGHT, **_SMALLER, "color_picker": 316, "stepper": 300,
+                    "seek_bar": 250, "accordion": 400, "rating": 300, "time_picker": 285,
+                    "drag_reorder": 400, "scrollbar": 490, "table_column": 460},
     narrow=("knob", "switch", "checkbox", "date_picker", "list_box", "drag_reorder",
             "tree_view"),
     narrow_width=372, main_width=616, side_min=360,
     pad={"seek_bar": (128, 0), "chart_point": (10, 0), "table_column": (10, 0),
-         "checkbox": (0, 52), "carousel": (0, 12), "list_box": (0, 8), "tree_view": (0, 8)})
-
-_PEOPLE = ("Ana Ruiz", "Ben Okafor", "Chloé Martin", "Dev Patel", "Emma Larsen", "Farid Haddad",
-           "Grace Kim", "Hugo Silva", "Ines Novak", "Jonas Berg")
+         "checkbox": (0, 52), "carousel": (0, 12), "list_box": (0, 24), "tree_view": (0, 8)})
 
 PREFERENCES = PageTemplate(
     name="preferences", chrome="dialog", dock="Preferences",
@@ -52,14 +54,15 @@ PREFERENCES = PageTemplate(
     intros=("Changes apply to every open document.",
             "Settings are stored in your profile and synced.",
             "Press OK to keep the changes, Cancel to discard them."),
-    sections=("Editor", "Appearance", "Fonts", "Spelling", "Autosave", "Keyboard", "Plugins",
-              "Sync", "Formatting", "Printing", "Cursor"),
+    sections=("Indentation", "Fonts", "Spelling", "Autosave", "Line numbers", "Word wrap",
+              "Formatting", "Printing", "Cursor", "Minimap", "Whitespace"),
     pool=("slider", "switch", "checkbox", "segmented", "radio_group", "stepper"),
     hero="illustration", fillers=("article", "stats"),
     sidebar=(("gear", "General"), ("file", "Editor"), ("image", "Appearance"),
              ("sliders", "Keyboard"), ("cloud", "Sync"), ("lock", "Privacy"),
              ("grid", "Plugins")),
-    texts={"heads": ("Theme: follows the system", "Spell checker ready", "Autosave is on"),
+    texts={"documents": ("Notes.txt", "Draft.md", "Letter.odt", "Untitled 3"),
+           "heads": ("Theme: follows the system", "Spell checker ready", "Autosave is on"),
            "lines": ("Files are saved every 5 minutes.", "English (UK) dictionary installed.",
                      "Font: DejaVu Sans Mono 13 px.", "3 plugins need an update."),
            "stats": ("Documents", "Words", "Plugins", "Snippets")})
@@ -94,9 +97,7 @@ SHEET = PageTemplate(
               "Number format", "Conditional"),
     pool=("segmented", "switch", "checkbox", "radio_group", "stepper", "slider"),
     hero="table", fillers=("table", "chart"),
-    texts={"columns": ("Region", "Q1", "Q2", "Q3", "Total", "Owner"),
-           "rows": ("North", "South", "East", "West", "Central", "Online", "Retail"),
-           "series": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul")})
+    texts={**web.SHEET.texts, "series": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul")})
 
 IMAGE = PageTemplate(
     chrome="window", name="image_editor", apps=("Darkroom", "Pixelate", "Lumière"), icon="image",
@@ -106,7 +107,7 @@ IMAGE = PageTemplate(
     titles=("IMG_2041.jpg", "Harbour at dusk.png", "Portrait.tif"),
     intros=("Non-destructive: the original is kept.", "Shot on 35 mm · f/2.8 · 1/250 s",
             "Adjustments apply to the selected layer."),
-    sections=("Light", "Colour", "Detail", "Effects", "Crop", "Vignette", "Curves", "Grain",
+    sections=("Light", "Colour", "Detail", "Effects", "Crop", "Vignette", "Tone", "Grain",
               "Brush", "Lens"),
     pool=("slider", "knob", "segmented", "switch", "color_picker", "checkbox"),
     hero="photo", fillers=("photo", "thumbs"),
@@ -130,9 +131,7 @@ FILES = PageTemplate(
              ("file", "Documents"), ("image", "Pictures"), ("cloud", "Network"),
              ("trash", "Trash")),
     dock="Places",
-    texts={"files": ("Budget 2026.xlsx", "Pitch deck.pdf", "Team photo.jpg", "Notes.txt",
-                     "Invoices", "Design assets", "Holiday.mp4", "Contract v3.docx"),
-           "stats": ("Documents", "Images", "Videos", "Other")})
+    texts=web.FILES.texts)
 
 EMAIL = PageTemplate(
     chrome="window", name="email_client", apps=("Postbox", "Mailbird", "Inkwell"), icon="mail",
@@ -142,17 +141,12 @@ EMAIL = PageTemplate(
     titles=("Inbox", "Account settings", "Message filters"),
     intros=("ana@example.com · 1,284 messages", "Messages older than 30 days are archived.",
             "Filters run on every new message."),
-    sections=("Reading", "Signature", "Filters", "Vacation reply", "Labels", "Notifications",
+    sections=("Reading", "Signature", "Filters", "Vacation reply", "Threads", "Notifications",
               "Layout", "Spam", "Forwarding", "Priority"),
     pool=("switch", "checkbox", "radio_group", "segmented", "slider", "rating"),
     hero="mails", fillers=("mails", "article"),
-    sidebar=(("inbox", "Inbox"), ("star", "Starred"), ("send", "Sent"), ("file", "Drafts"),
-             ("tag", "Labels"), ("trash", "Trash")),
-    dock="Folders",
-    texts={"names": _PEOPLE,
-           "subjects": ("Quarterly report", "Lunch on Friday?", "Your invoice is ready",
-                        "Re: design review", "Flight confirmation", "Weekly digest",
-                        "Welcome aboard", "Meeting notes"),
+    sidebar=web.EMAIL.sidebar, dock="Folders",  # the web mail's folders, people, subjects
+    texts={**web.EMAIL.texts,
            "lines": ("Replies quote the original message.", "Images load on request.",
                      "Your signature is added to new messages.")})
 
@@ -164,8 +158,8 @@ IDE = PageTemplate(
     titles=("stage.py", "Run configuration", "Debugger settings"),
     intros=("finestate-env · branch main · 3 files changed", "Tests pass: 1,204 of 1,204.",
             "Breakpoints pause every thread."),
-    sections=("Editor", "Linting", "Formatting", "Debugger", "Terminal", "Git", "Build",
-              "Tests", "Inspections", "Completion"),
+    sections=("Editor", "Linting", "Formatting", "Debugger", "Terminal", "Version control",
+              "Build", "Tests", "Inspections", "Completion"),
     pool=("switch", "checkbox", "segmented", "radio_group", "stepper", "slider"),
     hero="code", fillers=("code", "article"),
     sidebar=(("folder", "finestate_env"), ("folder", "widgets"), ("file", "app.py"),
@@ -188,8 +182,8 @@ MONITOR = PageTemplate(
     titles=("Resources", "Processes", "Power and fans"),
     intros=("Updated every second.", "8 cores · 16 threads · 3.6 GHz",
             "History of the last 60 seconds."),
-    sections=("Refresh", "Alerts", "Graphs", "Power", "Fans", "Columns", "Priority", "Limits",
-              "Network", "Disks"),
+    sections=("Refresh", "Notifications", "Graphs", "Power", "Fans", "Columns", "Priority",
+              "Limits", "Interfaces", "Storage"),
     pool=("slider", "switch", "segmented", "checkbox", "radio_group", "stepper", "knob"),
     hero="graph", fillers=("processes", "stats"),
     sidebar=(("chart", "Resources"), ("list", "Processes"), ("cloud", "Network"),
