@@ -7,6 +7,10 @@ renders a spec as native widgets and answers on a Unix socket (protocol in
 widgets/qt/app.py). Input is real X pointer input sent by pyautogui through its
 X11 platform module (XTest); screenshots are `PIL.ImageGrab.grab(xdisplay=...)`.
 
+A page scene (widgets/scenes) is rendered whole by the app: the render answers the
+distractors' states and loc boxes too, and `read_distractors()` reads them back
+after a gesture (behind the same marker key as the target's state).
+
 Both are started once and reused: a reset re-renders inside the running app.
 A dead app surfaces as BackendCrashed and is restarted on the next render;
 `close()` removes the app, the display, the socket and the Xauthority file,

@@ -104,6 +104,28 @@ def test_oracle_sweep_over_every_type(page_env):
     assert templates == set(scenes.templates(page_env.platform))
 
 
+def test_instruction_names_the_target_unambiguously(page_env, component):
+    """The instruction places the target in its section, whose heading is the page's
+    only one of that name; in it the target is the one control of its type, or the
+    instruction names its label, which no distractor shows anywhere."""
+    for seed in PAGE_SEEDS:
+        _reset(page_env, component, seed)
+        instance = page_env.instance
+        scene = instance.live.scene
+        where = f"In the {scene.section} section, "
+        assert instance.instructions.interact.startswith(where)
+        assert instance.instructions.locate.startswith(where)
+        headings = [b["text"] for b in scene.blocks if b["kind"] == "heading"]
+        assert headings.count(scene.section) == 1, (seed, headings)
+        assert scene.label == scenes.label_of(component, instance.live.params)
+        alike = [d for d in scene.distractors
+                 if d.component == component and d.section == scene.section]
+        if alike:
+            assert scene.label in instance.instructions.interact, seed
+        for d in scene.distractors:
+            assert scene.label not in scenes.names_of(d.params), (seed, d.label)
+
+
 def test_goal_box_probes_and_audit_on_pages(page_env, component):
     _reset(page_env, component, 7)
     instance = page_env.instance
