@@ -7,6 +7,10 @@ renders a spec as native widgets and answers on a Unix socket (protocol in
 widgets/qt/app.py). Input is real X pointer input sent by pyautogui through its
 X11 platform module (XTest); screenshots are `PIL.ImageGrab.grab(xdisplay=...)`.
 
+A page scene (widgets/scenes) is rendered whole by the app: the render answers the
+distractors' states and loc boxes too, and `read_distractors()` reads them back
+after a gesture (behind the same marker key as the target's state).
+
 Both are started once and reused: a reset re-renders inside the running app.
 A dead app surfaces as BackendCrashed and is restarted on the next render;
 `close()` removes the app, the display, the socket and the Xauthority file,
@@ -326,7 +330,10 @@ class DesktopBackend(Backend):
         self._park_pointer()
         result = self._request("render", {"op": "render", "spec": spec.renderer_spec()})
         boxes = BoxSet(current=Boxes(**result["current"]), target=Boxes(**result["target"]))
-        return Rendered(boxes=boxes, state=result["state"])
+        scene = result.get("distractors") or {"states": [], "locs": []}
+        return Rendered(boxes=boxes, state=result["state"],
+                        distractor_states=tuple(scene["states"]),
+                        distractor_locs=tuple(tuple(box) for box in scene["locs"]))
 
     def screenshot(self) -> np.ndarray:
         if self.display is None:
@@ -393,6 +400,16 @@ class DesktopBackend(Backend):
     def read_state(self) -> Any:
         return self._request("state read-back",
                              {"op": "state", "markers": self._markers})["state"]
+
+    def read_distractors(self) -> list[Any]:
+        return self._request("distractor read-back",
+                             {"op": "distractors", "markers": self._markers})["states"]
+
+    def measure_distractor(self, index: int, goal: Any) -> Boxes:
+        """The boxes of a page's distractor `index` as shown, measured for `goal` (for
+        tests and tools: a measurement, it sets nothing)."""
+        return Boxes(**self._request("distractor measure", {"op": "measure", "index": index,
+                                                            "goal": goal})["boxes"])
 
     def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
               p1_points: Sequence[tuple[float, float]]) -> list[Any]:

@@ -11,8 +11,8 @@ The mix follows the paper's family shares (numeric range 28.9%, toggle/option
 each family, restricted (and renormalised) by `component` / `family`. Counts are
 apportioned by largest remainder; ties, the order and every episode seed come
 from `seed`, so the same seed writes the same files, byte for byte. `scene="page"`
-shows each instance in an app page (issue #16; web only so far): its lines then
-carry the page (`live.scene`) and what was measured of it (`scene`).
+shows each instance in an app page (issue #16; web and desktop so far): its lines
+then carry the page (`live.scene`) and what was measured of it (`scene`).
 """
 
 from __future__ import annotations

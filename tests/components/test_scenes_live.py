@@ -1,4 +1,4 @@
-"""Page scenes (issue #16, web): every type in an app page among live distractors.
+"""Page scenes (issue #16, web and desktop): every type in an app page among live distractors.
 
 What holds for a lone control holds on a page: the oracle reaches the goal with
 static == live, the goal box is sound under probing (audit), the same seed gives
@@ -9,6 +9,10 @@ target unambiguously, and `collateral` tells when the action changed a distracto
 The issue asks for the oracle on 50 seeds per type; to keep the suite's time
 modest each type gets PAGE_SEEDS here plus one sweep of SWEEP episodes over all
 types (tests/support/page_sweep.py runs 50 per type, outside the suite).
+
+The tests that take `page_env` run on every platform of PLATFORMS (a web page in
+Chromium, a Qt window in Xvfb); how a test reaches into a platform (page script on
+the web, the Qt app's socket on the desktop) is in the tests named for it.
 """
 
 from __future__ import annotations
@@ -29,17 +33,44 @@ from finestate_env.replay.probe import probe_points
 
 PAGE_SEEDS = range(3)
 SWEEP = 120
+PLATFORMS = {"web": "FineState-Web-v0", "desktop": "FineState-Desktop-v0"}
+
+
+@pytest.fixture(scope="module", params=list(PLATFORMS))
+def page_env(request):
+    env = gym.make(PLATFORMS[request.param], scene="page").unwrapped
+    yield env
+    env.close()
 
 
 @pytest.fixture(scope="module")
-def page_env():
+def web_page_env():
     env = gym.make("FineState-Web-v0", scene="page").unwrapped
+    yield env
+    env.close()
+
+
+@pytest.fixture(scope="module")
+def desktop_page_env():
+    env = gym.make("FineState-Desktop-v0", scene="page").unwrapped
     yield env
     env.close()
 
 
 def _reset(env, component, seed):
     return env.reset(seed=seed, options={"component": component})
+
+
+def _page_with(env, target, kind):
+    """The first page from seed 0 on with a `kind` distractor beside a `target`: the
+    distractor's index in the scene, and the distractor."""
+    for seed in range(50):
+        _reset(env, target, seed)
+        found = [(i, d) for i, d in enumerate(env.instance.live.scene.distractors)
+                 if d.component == kind]
+        if found:
+            return found[0]
+    pytest.fail(f"no page with a {kind} distractor beside a {target} in 50 seeds")
 
 
 def test_oracle_on_pages(page_env, component):
@@ -61,7 +92,7 @@ def test_oracle_on_pages(page_env, component):
 def test_oracle_sweep_over_every_type(page_env):
     """SWEEP episodes over all types and templates: the oracle, static == live."""
     agent, failures, templates = OracleAgent(), [], set()
-    names = list(components.COMPONENTS)
+    names = list(getattr(page_env.backend, "components", None) or components.COMPONENTS)
     for i in range(SWEEP):
         obs, info = _reset(page_env, names[i % len(names)], 1000 + i)
         templates.add(page_env.instance.live.scene.template)
@@ -70,7 +101,29 @@ def test_oracle_sweep_over_every_type(page_env):
             failures.append((names[i % len(names)], 1000 + i, info["crosscheck"],
                              info["collateral_changed"]))
     assert failures == []
-    assert templates == set(scenes.templates("web"))
+    assert templates == set(scenes.templates(page_env.platform))
+
+
+def test_instruction_names_the_target_unambiguously(page_env, component):
+    """The instruction places the target in its section, whose heading is the page's
+    only one of that name; in it the target is the one control of its type, or the
+    instruction names its label, which no distractor shows anywhere."""
+    for seed in PAGE_SEEDS:
+        _reset(page_env, component, seed)
+        instance = page_env.instance
+        scene = instance.live.scene
+        where = f"In the {scene.section} section, "
+        assert instance.instructions.interact.startswith(where)
+        assert instance.instructions.locate.startswith(where)
+        headings = [b["text"] for b in scene.blocks if b["kind"] == "heading"]
+        assert headings.count(scene.section) == 1, (seed, headings)
+        assert scene.label == scenes.label_of(component, instance.live.params)
+        alike = [d for d in scene.distractors
+                 if d.component == component and d.section == scene.section]
+        if alike:
+            assert scene.label in instance.instructions.interact, seed
+        for d in scene.distractors:
+            assert scene.label not in scenes.names_of(d.params), (seed, d.label)
 
 
 def test_goal_box_probes_and_audit_on_pages(page_env, component):
@@ -86,7 +139,7 @@ def test_goal_box_probes_and_audit_on_pages(page_env, component):
 
 def test_same_seed_same_page_and_pixels(page_env, component):
     obs_a, info_a = _reset(page_env, component, 11)
-    page_env.step(OracleAgent().act(obs_a, info_a))
+    page_env.step(OracleAgent().act(obs_a, info_a))  # a drag or a tap in between
     _reset(page_env, component, 12)
     obs_b, info_b = _reset(page_env, component, 11)
     assert info_a["instance"] == info_b["instance"]
@@ -103,11 +156,11 @@ BYPASS_SCRIPT = """() => {
 }"""
 
 
-def test_script_sets_no_state_on_a_page(page_env, component):
-    _, info = _reset(page_env, component, 3)
-    before = page_env.backend.read_distractors()
-    state, distractors = page_env.backend.evaluate(BYPASS_SCRIPT)
-    params = page_env.instance.live.params
+def test_script_sets_no_state_on_a_page(web_page_env, component):
+    _, info = _reset(web_page_env, component, 3)
+    before = web_page_env.backend.read_distractors()
+    state, distractors = web_page_env.backend.evaluate(BYPASS_SCRIPT)
+    params = web_page_env.instance.live.params
     assert components.COMPONENTS[component].states_equal(
         state, decode_state(info["current_state"]), params)
     assert distractors == before
@@ -122,11 +175,11 @@ PAGE_FINGERPRINT = """() => {
 
 @pytest.mark.parametrize("kind", ["slider", "switch", "date_picker", "drag_reorder",
                                   "segmented", "zoom_pan"])
-def test_probes_restore_the_whole_page_in_place(page_env, kind):
+def test_probes_restore_the_whole_page_in_place(web_page_env, kind):
     """Probes all over the page, on distractors too, one at a time: after each the page
     is as first rendered (every control restored in place), and so are its pixels."""
-    _reset(page_env, kind, 5)
-    backend, instance = page_env.backend, page_env.instance
+    _reset(web_page_env, kind, 5)
+    backend, instance = web_page_env.backend, web_page_env.instance
     fresh, fresh_pixels = backend.evaluate(PAGE_FINGERPRINT), backend.screenshot()
     width, height = instance.size.width, instance.size.height
     p0 = box_center(instance.boxes.current.now)
@@ -142,20 +195,11 @@ def test_probes_restore_the_whole_page_in_place(page_env, kind):
     assert np.array_equal(backend.screenshot(), fresh_pixels)
 
 
-def test_collateral_when_the_agent_operates_a_distractor(page_env):
+def test_collateral_when_the_agent_operates_a_distractor(web_page_env):
     """A click on a distractor slider's rail (the target a switch) moves that slider:
     the step says so, and names it."""
-    for seed in range(50):
-        obs, info = _reset(page_env, "switch", seed)
-        sliders = [i for i, d in enumerate(page_env.instance.live.scene.distractors)
-                   if d.component == "slider"]
-        if sliders:
-            break
-    else:
-        pytest.fail("no page with a slider distractor beside a switch in 50 seeds")
-    i = sliders[0]
-    distractor = page_env.instance.live.scene.distractors[i]
-    rail = page_env.backend.evaluate(
+    i, distractor = _page_with(web_page_env, "switch", "slider")
+    rail = web_page_env.backend.evaluate(
         """i => { const r = document.querySelectorAll('#stage > .fs-control')[1 + i]
                    .querySelector('.fs-slider-rail').getBoundingClientRect();
                  return [r.left, r.top, r.right, r.bottom]; }""", i)
@@ -163,7 +207,68 @@ def test_collateral_when_the_agent_operates_a_distractor(page_env):
     # Whichever end is farther from the slider's value moves it.
     end = rail[0] + 1 if distractor.state > distractor.params["min"] else rail[2] - 1
     point = np.array([end, middle], np.float32)
-    _, reward, _, _, info = page_env.step({"p0": point, "p1": point})
+    _, reward, _, _, info = web_page_env.step({"p0": point, "p1": point})
+    assert reward == 0.0 and info["collateral"] is True
+    assert json.loads(info["collateral_changed"]) == [distractor.label]
+
+
+# Requests the Qt app is sent with a state in them: none is an op that sets one (the
+# app's ops render a spec, read back, measure or probe), so none changes anything.
+FORGED_REQUESTS = [{"op": "set", "state": None}, {"op": "eval", "code": "click()"},
+                   {"op": "click", "x": 5, "y": 5}, {"op": "state", "markers": 0, "state": None},
+                   {"op": "distractors", "markers": 0, "states": []}]
+
+
+def test_qt_app_takes_no_state_from_its_socket(desktop_page_env, component):
+    """The desktop's analogue of page script: whatever the socket is sent, the target
+    and every distractor keep their states, and the page its pixels."""
+    env = desktop_page_env
+    _, info = _reset(env, component, 3)
+    backend, live = env.backend, env.instance.live
+    before, pixels = backend.read_distractors(), backend.screenshot()
+    for request in FORGED_REQUESTS:
+        forged = {**request, "state": live.goal_state} if "state" in request else request
+        try:
+            backend._request("a forged request", forged)
+        except RuntimeError as exc:
+            assert "unknown op" in str(exc)
+    assert components.COMPONENTS[component].states_equal(
+        backend.read_state(), decode_state(info["current_state"]), live.params)
+    assert backend.read_distractors() == before
+    assert np.array_equal(backend.screenshot(), pixels)
+
+
+@pytest.mark.parametrize("kind", ["slider", "switch", "date_picker", "drag_reorder",
+                                  "segmented", "zoom_pan", "stepper"])
+def test_qt_probes_restore_the_whole_page(desktop_page_env, kind):
+    """Probes all over a Qt page, on distractors too, back to back: each gives what it
+    gives from a fresh render (the target and every distractor it changed are rebuilt in
+    place in between), and the page ends as rendered, pixels too."""
+    _reset(desktop_page_env, kind, 5)
+    backend, instance = desktop_page_env.backend, desktop_page_env.instance
+    fresh_pixels, fresh = backend.screenshot(), backend.read_distractors()
+    width, height = instance.size.width, instance.size.height
+    p0 = box_center(instance.boxes.current.now)
+    points = grid((4, 90, width - 5, height - 30), 5) + grid(instance.boxes.current.core, 3)
+    for d in instance.scene.distractors:
+        points += grid(d.loc, 3)
+    batch = backend.probe(instance.live, instance.gesture, p0, points)
+    assert np.array_equal(backend.screenshot(), fresh_pixels)
+    assert backend.read_distractors() == fresh
+    alone = [backend.probe(instance.live, instance.gesture, p0, [p1])[0] for p1 in points[::4]]
+    assert batch[::4] == alone
+    assert backend.read_state() == instance.live.current_state
+    assert np.array_equal(backend.screenshot(), fresh_pixels)
+
+
+def test_qt_collateral_when_the_agent_operates_a_distractor(desktop_page_env):
+    """A click on a distractor switch (the target a slider) flips it: the step says so,
+    and names it."""
+    env = desktop_page_env
+    i, distractor = _page_with(env, "slider", "switch")
+    goal = env.backend.measure_distractor(i, not distractor.state).goal
+    point = np.array(box_center(goal), np.float32)
+    _, reward, _, _, info = env.step({"p0": point, "p1": point})
     assert reward == 0.0 and info["collateral"] is True
     assert json.loads(info["collateral_changed"]) == [distractor.label]
 
@@ -188,8 +293,8 @@ def test_control_scene_steps_say_no_collateral(env_for):
     assert info["collateral"] is False and info["collateral_changed"] == "[]"
 
 
-@pytest.mark.parametrize("env_id", ["FineState-Mobile-v0", "FineState-Desktop-v0"])
-def test_page_scene_is_web_only_for_now(env_id):
+@pytest.mark.parametrize("env_id", ["FineState-Mobile-v0"])
+def test_page_scene_is_not_built_for_mobile_yet(env_id):
     with pytest.raises(ValueError, match="not built yet"):
         gym.make(env_id, scene="page")
 
@@ -199,6 +304,17 @@ def test_page_needs_room():
         gym.make("FineState-Web-v0", scene="page", viewport=(800, 600))
     with pytest.raises(ValueError, match="scene must be one of"):
         gym.make("FineState-Web-v0", scene="poster")
+
+
+def test_generate_desktop_pages(tmp_path):
+    from finestate_env.datasets import formats
+    from finestate_env.datasets.generate import generate
+
+    generate(tmp_path, platform="desktop", n=2, seed=0, component="knob", scene="page")
+    for instance in formats.read_instances(tmp_path / "instances.jsonl").items:
+        assert instance.platform == "desktop" and instance.live.backend == "DesktopBackend"
+        assert instance.scene.template in scenes.templates("desktop")
+        assert instance.live.scene.template == instance.scene.template
 
 
 def test_generate_pages_records_the_scene_in_both_layouts(tmp_path):

@@ -4,17 +4,30 @@ Run as `python -m finestate_env.components.qt.app SOCKET WIDTHxHEIGHT` inside an
 (QT_QPA_PLATFORM=xcb). It listens on the Unix socket SOCKET and answers one
 JSON object per line:
 
-- `{"op": "render", "spec": {component, params, state, goal, theme}}` builds the
-  control showing `goal`, measures its boxes (the target configuration), then
-  shows `state` and measures again; answers `{"current", "target", "state"}`.
+- `{"op": "render", "spec": {component, params, state, goal, theme[, scene]}}` builds
+  the control showing `goal`, measures its boxes (the target configuration), then
+  shows `state` and measures again; answers `{"current", "target", "state"}`, and for
+  a page scene (`scene`: widgets/scenes) `"distractors": {"states", "locs"}`, each
+  distractor read back whole and its card's box, in the scene's order.
 - `{"op": "state", "markers": n}` waits until the n-th marker key press has been
   handled, then answers `{"state"}` read from the widgets.
+- `{"op": "distractors", "markers": n}` the same for a page's distractors, each read
+  back whole: `{"states"}` ([] for a lone control).
+- `{"op": "measure", "index": i, "goal": g}` answers `{"boxes"}` of distractor i as
+  shown, measured for goal g (for tests and tools: it reads, it sets nothing).
 - `{"op": "probe", "spec": {...}}` shows the current state and records, at every
   marker key press from then on, the state the gesture before it produced, and
   shows the current state again; `{"op": "take", "markers": n}` answers the
   states recorded up to marker n and stops recording.
 
 Nothing else can reach a control: its state changes only through real X input.
+
+A page (`Stage.show_page`): a `page.Canvas` under everything paints the blocks, then
+the target and each distractor are built by their type's own renderer and seated at
+their slot's top-left inside the 8 px margin; a card that overflows its slot is an
+error, never a clip. Between probes the target is rebuilt, and so is every
+distractor that the gesture changed; after the last probe the whole page is shown
+afresh, so its pixels are the render's.
 
 Why a marker key: X input reaches the app on its own connection, so a request
 on the socket may overtake the pointer events sent before it. The backend
@@ -38,6 +51,8 @@ from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QApplication, QWidget
 
 from finestate_env.components.qt import kit
+from finestate_env.components.qt.control import Control
+from finestate_env.components.qt.page import Canvas
 from finestate_env.components.qt.renderers import RENDERERS
 
 # X keycode of F12 in Xvfb's default keymap; the backend presses the same one.
@@ -54,16 +69,25 @@ class Stage(QWidget):
         self.setAutoFillBackground(True)
         self.control = None
         self.theme = None
+        self.canvas: Canvas | None = None
+        self.distractors: list[Control] = []
+        self.fresh: list[Any] = []  # the distractors' snapshots as rendered
 
     def show_spec(self, spec: dict[str, Any], state: Any):
-        """Replace whatever is shown by spec's control in `state`, laid out and painted."""
+        """Replace whatever is shown by spec's control in `state` (in its page, when it
+        has one), laid out and painted."""
         renderer = RENDERERS.get(spec["component"])
         if renderer is None:
             raise ValueError(f"no Qt renderer for component {spec['component']!r}")
-        if self.control is not None:
-            self.control.card.hide()
-            self.control.card.deleteLater()
-            self.control = None
+        self._drop_focus()
+        for control in [self.control, *self.distractors]:
+            if control is not None:
+                _remove(control)
+        self.control, self.distractors, self.fresh = None, [], []
+        if self.canvas is not None:
+            self.canvas.hide()
+            self.canvas.deleteLater()
+            self.canvas = None
         theme = spec.get("theme") or "classic-light"
         if theme != self.theme:
             QApplication.setPalette(kit.palette(theme))
@@ -71,10 +95,75 @@ class Stage(QWidget):
             self.setPalette(kit.palette(theme))
             self.setFont(kit.font(theme))
             self.theme = theme
+        if spec.get("scene"):
+            return self.show_page(spec, state)
         self.control = renderer(self, spec["params"], state)
         kit.place(self.control.card, self, spec["params"].get("anchor", [0.5, 0.5]))
         self.control.settle()
         return self.control
+
+    def show_page(self, spec: dict[str, Any], state: Any):
+        """The page's blocks, the target in its slot and every distractor in its own."""
+        scene = spec["scene"]
+        self.canvas = Canvas(self, scene["blocks"])
+        self.canvas.show()
+        self.control = self._seat(spec["component"], spec["params"], state, scene["rect"],
+                                  f"target {spec['component']}", scene["template"])
+        self.distractors = [
+            self._seat(d["component"], d["params"], d["state"], d["rect"],
+                       f"{d['component']} {d['label']!r}", scene["template"])
+            for d in scene["distractors"]]
+        self.fresh = [d.snapshot() for d in self.distractors]
+        return self.control
+
+    def _seat(self, component: str, params: dict[str, Any], state: Any, rect: list[int],
+              what: str, template: str) -> Control:
+        control = RENDERERS[component](self, params, state)
+        card, margin = control.card, kit.STAGE_MARGIN
+        card.adjustSize()
+        card.move(rect[0] + margin, rect[1] + margin)
+        card.show()
+        control.settle()
+        if card.width() > rect[2] - 2 * margin or card.height() > rect[3] - 2 * margin:
+            raise ValueError(f"scene {template}: the {what} ({card.width()}x{card.height()}) "
+                             f"overflows its slot {rect}")
+        return control
+
+    def restore(self, spec: dict[str, Any]) -> None:
+        """Back to `spec` in its current state after a probe: a lone control rebuilt; on a
+        page the target and every distractor the gesture changed, in their slots."""
+        if not spec.get("scene"):
+            self.show_spec(spec, spec["state"])
+            return
+        self._drop_focus()
+        scene = spec["scene"]
+        _remove(self.control)
+        self.control = self._seat(spec["component"], spec["params"], spec["state"],
+                                  scene["rect"], "target", scene["template"])
+        for i, d in enumerate(scene["distractors"]):
+            if self.distractors[i].snapshot() != self.fresh[i]:
+                _remove(self.distractors[i])
+                self.distractors[i] = self._seat(d["component"], d["params"], d["state"],
+                                                 d["rect"], d["label"], scene["template"])
+
+    def _drop_focus(self) -> None:
+        # A hidden focus widget passes focus on to the next one (a distractor's field
+        # would show a focus frame): clear it first, as a fresh render has none.
+        focused = QApplication.focusWidget()
+        if focused is not None:
+            focused.clearFocus()
+
+    def scene_report(self) -> dict[str, Any]:
+        """A page's distractors as shown: their states and their cards' boxes."""
+        if self.canvas is None:
+            return {}
+        return {"distractors": {"states": [d.snapshot() for d in self.distractors],
+                                "locs": [kit.box_of(d.card) for d in self.distractors]}}
+
+
+def _remove(control: Control) -> None:
+    control.card.hide()
+    control.card.deleteLater()
 
 
 class Server(QObject):
@@ -105,7 +194,7 @@ class Server(QObject):
                 self.markers += 1
                 if self.probing is not None:
                     self.recorded.append(self.stage.control.state())
-                    self.stage.show_spec(self.probing, self.probing["state"])
+                    self.stage.restore(self.probing)
             return True
         return False
 
@@ -153,11 +242,18 @@ class Server(QObject):
             control = self.stage.show_spec(spec, spec["state"])
             current = control.boxes(spec["goal"])
             self._flush_pixels()
-            return {"current": current, "target": target, "state": control.state()}
+            return {"current": current, "target": target, "state": control.state(),
+                    **self.stage.scene_report()}
         if op == "state":
             self._wait_markers(int(request["markers"]))
             self._flush_pixels()
             return {"state": self.stage.control.state()}
+        if op == "distractors":
+            self._wait_markers(int(request["markers"]))
+            return {"states": [d.snapshot() for d in self.stage.distractors]}
+        if op == "measure":
+            return {"boxes": self.stage.distractors[int(request["index"])].boxes(
+                request["goal"])}
         if op == "probe":
             spec = request["spec"]
             self.stage.show_spec(spec, spec["state"])
@@ -166,9 +262,14 @@ class Server(QObject):
             return {"markers": self.markers}
         if op == "take":
             self._wait_markers(int(request["markers"]))
+            spec = self.probing
             states, self.recorded, self.probing = self.recorded, [], None
+            if spec is not None and spec.get("scene"):  # the page as rendered, pixels too
+                self.stage.show_spec(spec, spec["state"])
+                self._flush_pixels()
             return {"states": states}
-        raise ValueError(f"unknown op {op!r}; expected render, state, probe or take")
+        raise ValueError(f"unknown op {op!r}; expected render, state, distractors, measure, "
+                         "probe or take")
 
     def _flush_pixels(self) -> None:
         """Paint now and make sure the X server has the pixels before we answer."""

@@ -35,6 +35,12 @@ class Control:
     def boxes(self, goal: Any) -> dict[str, kit.Box]:
         raise NotImplementedError
 
+    def snapshot(self) -> Any:
+        """Everything the card holds, read from the widgets: a page reads its distractors
+        back whole (a card of several switches is one distractor). The state, unless the
+        state is one item of several."""
+        return self.state()
+
     def settle(self) -> None:
         """Lay out now (posted layout requests only: never pending input)."""
         self.card.layout().activate()

@@ -21,12 +21,18 @@ the label, then other distractors or a drawn filler) and the side column (the
 template's signature image, then distractor sections). Every control is sampled
 by its own type for the slot it gets (the sampler's `viewport`), so it fits its
 slot whole; the renderer checks that it does.
+
+A template's `chrome` says what frames the content: "appbar" (the web's app bar and
+sidebar), "window" (a desktop main window: title bar, menu bar, toolbar, an optional
+dock panel, status bar) or "dialog" (a desktop dialog over its main window: title,
+category list, button row). A platform's `Metrics` say how big its renderer draws
+each type (the Qt widgets are not the web's), so that every control fits its slot.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -36,7 +42,7 @@ from finestate_env.core.schema import Instructions, SceneControl, SceneSpec
 
 SCENES = ("control", "page")
 # The platforms whose pages exist (issue #16 builds them one platform at a time).
-PAGE_PLATFORMS = ("web",)
+PAGE_PLATFORMS = ("web", "desktop")
 
 # A control of each type's name on the page: what its instructions call it.
 _LABEL: dict[str, Callable[[dict[str, Any]], str]] = {
@@ -132,12 +138,17 @@ class PageTemplate:
     texts: dict[str, tuple[str, ...]]  # word pools the drawn blocks pick from
     sidebar: tuple[tuple[str, str], ...] = ()  # (icon, label); empty: no sidebar
     icon: str = "grid"  # the app bar's logo
+    chrome: str = "appbar"  # "appbar" (web), "window" or "dialog" (desktop): the module says
+    toolbar: tuple[str, ...] = ()  # a desktop window's toolbar icons ("|": a separator)
+    status: tuple[str, ...] = ()  # a desktop window's status bar texts
+    dock: str = ""  # a desktop window's dock title, a dialog's name ("Preferences")
 
 
 def _templates() -> dict[str, dict[str, PageTemplate]]:
-    from finestate_env.components.scenes import web
+    from finestate_env.components.scenes import desktop, web
 
-    return {"web": {t.name: t for t in web.TEMPLATES}}
+    return {platform: {t.name: t for t in module.TEMPLATES}
+            for platform, module in (("web", web), ("desktop", desktop))}
 
 
 def templates(platform: str) -> dict[str, PageTemplate]:
@@ -165,6 +176,39 @@ def page_viewport_problem(viewport: tuple[int, int]) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Metrics:
+    """A platform's page measures (CSS px, or screen px on the desktop): how tall a slot
+    each type gets, how wide a distractor's slot must be, how the columns are cut."""
+
+    heading: int  # a section heading's line above its controls
+    gap: int  # between one section and the next
+    heights: dict[str, int]  # a distractor type's slot height (the sampler's viewport)
+    min_width: dict[str, int]  # the narrowest slot a distractor type fits
+    target_heights: dict[str, int] = field(default_factory=lambda: TARGET_HEIGHT)
+    narrow: tuple[str, ...] = NARROW_TYPES  # targets whose column is `narrow_width` wide
+    narrow_width: int = NARROW_WIDTH
+    main_width: int = MAIN_MIN[0]  # the other targets' column
+    side_min: int = SIDE_MIN  # a side column's least width
+    # What the sampler is told less than the slot, (width, height), for a type whose
+    # renderer draws it larger than the sampler's own allowance (a Qt seek bar's labels).
+    pad: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    def reserve(self, owed: int, pool: list[str]) -> int:
+        """The room to keep for `owed` more distractors: each a section of the smallest
+        type of `pool`."""
+        return owed * (self.heading + min(self.heights[c] for c in pool) + self.gap)
+
+    def viewport(self, component: str, slot: tuple[int, int]) -> tuple[int, int]:
+        """What the sampler of `component` is given for a slot of `slot`."""
+        pad = self.pad.get(component, (0, 0))
+        return slot[0] - pad[0], slot[1] - pad[1]
+
+
+WEB = Metrics(heading=HEADING, gap=GAP, heights=DISTRACTOR_HEIGHT,
+              min_width=DISTRACTOR_MIN_WIDTH)
+
+
 @dataclass
 class _Layout:
     """What composing a page builds up: blocks drawn, controls placed."""
@@ -173,6 +217,7 @@ class _Layout:
     controls: list[SceneControl]
     labels: set[str]  # every control's label so far (the target's first)
     forbidden: str  # the target's label: no distractor shows it anywhere
+    metrics: Metrics = WEB
 
 
 def _sample_fitting(rng: np.random.Generator, component: str, slot: tuple[int, int],
@@ -182,7 +227,8 @@ def _sample_fitting(rng: np.random.Generator, component: str, slot: tuple[int, i
     definition: ComponentType = _components()[component]
     for _ in range(20):
         try:
-            sample = definition.sample(rng, slot, touch=touch)
+            sample = definition.sample(rng, layout.metrics.viewport(component, slot),
+                                       touch=touch)
         except ValueError:  # a slot too small for this draw (tree_view's search gives up)
             return None
         label = label_of(component, sample.params)
@@ -215,39 +261,41 @@ def _fill_column(rng: np.random.Generator, template: PageTemplate, x: int, y: in
                  bottom: int, sections: list[str], layout: _Layout, touch: bool) -> int:
     """Distractor sections stacked in a column from y down to `bottom`; returns where
     they end. Each section is a heading and one or two controls of the template's pool."""
-    pool = [c for c in template.pool if DISTRACTOR_MIN_WIDTH[c] <= width]
-    while sections and len(layout.controls) < MAX_DISTRACTORS:
-        room = bottom - y - HEADING
+    metrics = layout.metrics
+    pool = [c for c in template.pool if metrics.min_width[c] <= width]
+    heights = metrics.heights
+    while pool and sections and len(layout.controls) < MAX_DISTRACTORS:
+        room = bottom - y - metrics.heading
         order = [pool[int(i)] for i in rng.permutation(len(pool))]
         # Short on distractors: only a type that leaves room for the rest of the three.
-        smallest = HEADING + min(DISTRACTOR_HEIGHT[c] for c in pool) + GAP
         owed = max(0, MIN_DISTRACTORS - len(layout.controls) - 1)
-        choice = next((c for c in order if DISTRACTOR_HEIGHT[c] <= room - owed * smallest),
-                      None)
+        keep = metrics.reserve(owed, pool)
+        choice = next((c for c in order if heights[c] <= room - keep), None)
         if choice is None:
-            choice = next((c for c in order if DISTRACTOR_HEIGHT[c] <= room), None)
+            choice = next((c for c in order if heights[c] <= room), None)
         if choice is None:
             break
         section = sections.pop(0)
-        top = y + HEADING
+        top = y + metrics.heading
         placed = 0
         # A second control of the same type under the same heading where it fits.
         for _ in range(1 + (choice in SIBLING_TYPES and bool(rng.integers(2)))):
-            h = DISTRACTOR_HEIGHT[choice]
+            h = heights[choice]
             if top + h > bottom or len(layout.controls) >= MAX_DISTRACTORS:
                 break
             if _distractor(rng, choice, (x, top, width, h), section, layout, touch):
                 top += h
                 placed += 1
         if placed:
-            layout.blocks.append({"kind": "heading", "rect": [x, y, width, HEADING],
+            layout.blocks.append({"kind": "heading", "rect": [x, y, width, metrics.heading],
                                   "text": section})
-            y = top + GAP
+            y = top + metrics.gap
     return y
 
 
 def compose(rng: np.random.Generator, template: PageTemplate, component: str,
-            viewport: tuple[int, int], touch: bool = False) -> tuple[Sample, SceneSpec]:
+            viewport: tuple[int, int], touch: bool = False,
+            metrics: Metrics = WEB) -> tuple[Sample, SceneSpec]:
     """The target's sample and the page around it (the module docstring says how)."""
     problem = page_viewport_problem(viewport)
     if problem:
@@ -255,29 +303,19 @@ def compose(rng: np.random.Generator, template: PageTemplate, component: str,
     width, height = viewport
     words = {key: list(pool) for key, pool in sorted(template.texts.items())}
     blocks: list[dict[str, Any]] = []
-    top = 56
-    blocks.append({"kind": "appbar", "rect": [0, 0, width, top],
-                   "title": choose(rng, template.apps), "icon": template.icon,
-                   "nav": list(template.nav),
-                   "active": int(rng.integers(len(template.nav)))})
-    left = 0
-    if template.sidebar:
-        left = 216
-        blocks.append({"kind": "sidebar", "rect": [0, top, left, height - top],
-                       "items": [list(item) for item in template.sidebar],
-                       "active": int(rng.integers(len(template.sidebar)))})
+    (left, top, right, bottom), document = _chrome(rng, template, width, height, blocks)
     margin = 24
-    x0, x1 = left + margin, width - margin
+    x0, x1 = left + margin, right - margin
     blocks.append({"kind": "title", "rect": [x0, top + 14, x1 - x0, 30],
-                   "text": choose(rng, template.titles)})
+                   "text": document or choose(rng, template.titles)})
     blocks.append({"kind": "text", "rect": [x0, top + 46, x1 - x0, 20],
                    "text": choose(rng, template.intros)})
-    y0, bottom = top + 78, height - 12
+    y0 = top + 78
     # The columns: the target's, as wide as its type needs, and as many side columns
-    # of at least SIDE_MIN px as the rest holds; the target's column among them is drawn.
-    main_w = NARROW_WIDTH if component in NARROW_TYPES else MAIN_MIN[0]
+    # of at least `side_min` px as the rest holds; the target's column among them is drawn.
+    main_w = metrics.narrow_width if component in metrics.narrow else metrics.main_width
     rest = x1 - x0 - main_w - margin
-    count = max(1, (rest + margin) // (SIDE_MIN + margin))
+    count = max(1, (rest + margin) // (metrics.side_min + margin))
     side_w = (rest - (count - 1) * margin) // count
     widths = [side_w] * count
     place = int(rng.integers(count + 1))
@@ -289,35 +327,39 @@ def compose(rng: np.random.Generator, template: PageTemplate, component: str,
 
     # The target: its section heading, then its slot, as tall as its type needs.
     section = sections.pop(0)
-    slot_h = min(TARGET_HEIGHT[component], bottom - y0 - HEADING)
-    slot = (main_x, y0 + HEADING, main_w, slot_h)
-    sample = _components()[component].sample(rng, (slot[2], slot[3]), touch=touch)
+    slot_h = min(metrics.target_heights[component], bottom - y0 - metrics.heading)
+    slot = (main_x, y0 + metrics.heading, main_w, slot_h)
+    sample = _components()[component].sample(
+        rng, metrics.viewport(component, (slot[2], slot[3])), touch=touch)
     label = label_of(component, sample.params)
-    layout = _Layout(blocks=blocks, controls=[], labels={label}, forbidden=label)
-    blocks.append({"kind": "heading", "rect": [main_x, y0, main_w, HEADING], "text": section})
+    layout = _Layout(blocks=blocks, controls=[], labels={label}, forbidden=label,
+                     metrics=metrics)
+    blocks.append({"kind": "heading", "rect": [main_x, y0, main_w, metrics.heading],
+                   "text": section})
     y = slot[1] + slot_h
-    if component in SIBLING_TYPES and component in DISTRACTOR_HEIGHT:
+    if component in SIBLING_TYPES and component in metrics.heights:
         for _ in range(int(rng.integers(0, 3))):  # Volume, then Bass and Treble
-            h = DISTRACTOR_HEIGHT[component]
+            h = metrics.heights[component]
             if y + h > bottom or not _distractor(rng, component, (main_x, y, main_w, h),
                                                   section, layout, touch):
                 break
             y += h
-    y = _fill_column(rng, template, main_x, y + GAP, main_w, bottom, sections, layout, touch)
+    y = _fill_column(rng, template, main_x, y + metrics.gap, main_w, bottom, sections, layout,
+                     touch)
     _filler(rng, template, main_x, y, main_w, bottom, blocks)
 
     # The side columns: the template's signature image atop the first, then distractor
     # sections; without the image when that leaves the page fewer than three distractors.
     for hero_h in (int(rng.integers(150, 201)), 0):
         trial = _Layout(blocks=list(blocks), controls=list(layout.controls),
-                        labels=set(layout.labels), forbidden=label)
+                        labels=set(layout.labels), forbidden=label, metrics=metrics)
         left_sections = list(sections)
         for i, (x, w) in enumerate(sides):
             y = y0
             if hero_h and i == 0:
                 trial.blocks.append({"kind": template.hero, "rect": [x, y0, w, hero_h],
                                      "seed": int(rng.integers(1 << 30)), "words": words})
-                y += hero_h + GAP
+                y += hero_h + metrics.gap
             y = _fill_column(rng, template, x, y, w, bottom, left_sections, trial, touch)
             _filler(rng, template, x, y, w, bottom, trial.blocks)
         if len(trial.controls) >= MIN_DISTRACTORS:
@@ -328,6 +370,70 @@ def compose(rng: np.random.Generator, template: PageTemplate, component: str,
                       f"{len(layout.controls)} distractors beside a {component}")
     return sample, SceneSpec(template=template.name, label=label, section=section,
                              rect=slot, blocks=blocks, distractors=layout.controls)
+
+
+def _chrome(rng: np.random.Generator, template: PageTemplate, width: int, height: int,
+            blocks: list[dict[str, Any]]) -> tuple[tuple[int, int, int, int], str | None]:
+    """Draw the template's chrome into `blocks`; returns the content's frame
+    (left, top, right, bottom) and the document a window shows (its page title)."""
+    if template.chrome == "appbar":  # the web: an app bar, a sidebar for some
+        top = 56
+        blocks.append({"kind": "appbar", "rect": [0, 0, width, top],
+                       "title": choose(rng, template.apps), "icon": template.icon,
+                       "nav": list(template.nav),
+                       "active": int(rng.integers(len(template.nav)))})
+        left = 0
+        if template.sidebar:
+            left = 216
+            blocks.append({"kind": "sidebar", "rect": [0, top, left, height - top],
+                           "items": [list(item) for item in template.sidebar],
+                           "active": int(rng.integers(len(template.sidebar)))})
+        return (left, top, width, height - 12), None
+    if template.chrome not in ("window", "dialog"):
+        raise ValueError(f"template {template.name!r}: unknown chrome {template.chrome!r}")
+    # A desktop main window: title bar, menu bar, toolbar on top, status bar below; the
+    # window's document is the page's title, or for a dialog the document behind it.
+    app = choose(rng, template.apps)
+    document = choose(rng, template.texts.get("documents") or template.titles)
+    status = [template.status[int(i)] for i in rng.choice(len(template.status), 2,
+                                                               replace=False)]
+    blocks.append({"kind": "titlebar", "rect": [0, 0, width, WINDOW_TOP[0]],
+                   "title": f"{document} — {app}", "icon": template.icon})
+    blocks.append({"kind": "menubar", "rect": [0, WINDOW_TOP[0], width, WINDOW_TOP[1]],
+                   "items": list(template.nav)})
+    blocks.append({"kind": "toolbar", "rect": [0, sum(WINDOW_TOP[:2]), width, WINDOW_TOP[2]],
+                   "icons": list(template.toolbar)})
+    top, bottom = sum(WINDOW_TOP), height - STATUS_BAR
+    blocks.append({"kind": "statusbar", "rect": [0, bottom, width, STATUS_BAR],
+                   "texts": status})
+    side = [list(item) for item in template.sidebar]
+    active = int(rng.integers(len(side))) if side else 0
+    if template.chrome == "window":
+        left = 0
+        if side:
+            left = DOCK_WIDTH
+            blocks.append({"kind": "dock", "rect": [0, top, left, bottom - top],
+                           "title": template.dock,
+                           "items": side, "active": active})
+        return (left, top, width, bottom - 8), document
+    # A dialog over the window: its title bar, its category list, its button row.
+    x, y = DIALOG_INSET
+    w, h = width - 2 * x, bottom - 4 - y
+    blocks.append({"kind": "dialog", "rect": [x, y, w, h], "title": f"{app} {template.dock}",
+                   "items": side, "active": active, "buttons": ["Help", "Cancel", "Apply", "OK"]})
+    frame = (x + DIALOG_LIST, y + WINDOW_TOP[0], x + w, y + h - DIALOG_BUTTONS)
+    return frame, choose(rng, template.titles)
+
+
+# The desktop chrome's measures: the title bar, menu bar and toolbar heights, the status
+# bar, a window's dock panel, a dialog's inset in the window, its category list and its
+# button row.
+WINDOW_TOP = (28, 24, 34)
+STATUS_BAR = 24
+DOCK_WIDTH = 200
+DIALOG_INSET = (24, 40)
+DIALOG_LIST = 180
+DIALOG_BUTTONS = 48
 
 
 def _filler(rng: np.random.Generator, template: PageTemplate, x: int, y: int, width: int,
@@ -349,12 +455,22 @@ def sample_page(rng: np.random.Generator, platform: str, component: str,
     name = template if template is not None else names[int(rng.integers(len(names)))]
     if name not in found:
         raise ValueError(f"unknown {platform} page template {name!r}; available: {names}")
+    metrics = _metrics(platform)
     for _ in range(ATTEMPTS - 1):  # a draw short of distractors is drawn again
         try:
-            return compose(rng, found[name], component, viewport, touch)
+            return compose(rng, found[name], component, viewport, touch, metrics)
         except _NoRoom:
             pass
-    return compose(rng, found[name], component, viewport, touch)
+    return compose(rng, found[name], component, viewport, touch, metrics)
+
+
+def _metrics(platform: str) -> Metrics:
+    """How big `platform`'s renderer draws each type (the Qt widgets are not the web's)."""
+    if platform == "desktop":
+        from finestate_env.components.scenes import desktop
+
+        return desktop.METRICS
+    return WEB
 
 
 class _NoRoom(RuntimeError):
@@ -384,5 +500,5 @@ def _lower_first(sentence: str) -> str:
     return sentence[:1].lower() + sentence[1:]
 
 
-__all__ = ["PAGE_PLATFORMS", "SCENES", "STAGE_MARGIN", "PageTemplate", "check_scene", "compose",
-           "label_of", "names_of", "page_instructions", "sample_page", "templates"]
+__all__ = ["PAGE_PLATFORMS", "SCENES", "STAGE_MARGIN", "Metrics", "PageTemplate", "check_scene",
+           "compose", "label_of", "names_of", "page_instructions", "sample_page", "templates"]

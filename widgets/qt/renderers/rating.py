@@ -112,6 +112,9 @@ class RatingControl(Control):
     def state(self) -> Any:
         return self.stars[self.params["target"]].value
 
+    def snapshot(self) -> Any:
+        return [stars.value for stars in self.stars]
+
     def boxes(self, goal: Any) -> dict[str, kit.Box]:
         stars = self.stars[self.params["target"]]
         value = stars.value

@@ -48,9 +48,14 @@ class SegmentedControl(Control):
             self.groups.append(group)
 
     def state(self) -> Any:
-        t = self.params["target"]
-        checked = self.groups[t].checkedId()
-        return self.params["groups"][t]["segments"][checked] if checked >= 0 else None
+        return self._selected(self.params["target"])
+
+    def snapshot(self) -> Any:
+        return [self._selected(g) for g in range(len(self.groups))]
+
+    def _selected(self, g: int) -> Any:
+        checked = self.groups[g].checkedId()
+        return self.params["groups"][g]["segments"][checked] if checked >= 0 else None
 
     def boxes(self, goal: Any) -> dict[str, kit.Box]:
         t = self.params["target"]

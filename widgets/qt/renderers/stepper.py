@@ -54,8 +54,13 @@ class StepperControl(Control):
             self.spins.append(spin)
 
     def state(self) -> Any:
-        field = self.params["fields"][self.params["target"]]
-        spin = self.spins[self.params["target"]]
+        return self._value(self.params["target"])
+
+    def snapshot(self) -> Any:
+        return [self._value(i) for i in range(len(self.spins))]
+
+    def _value(self, i: int) -> Any:
+        field, spin = self.params["fields"][i], self.spins[i]
         return kit.grid_value(field["min"], field["step"],
                               kit.grid_index(spin.value(), field["min"], field["step"]))
 

@@ -65,6 +65,9 @@ class SwitchControl(Control):
     def state(self) -> Any:
         return self.switches[self.params["target"]].isChecked()
 
+    def snapshot(self) -> Any:
+        return [switch.isChecked() for switch in self.switches]
+
     def boxes(self, goal: Any) -> dict[str, kit.Box]:
         t = self.params["target"]
         switch = kit.box_of(self.switches[t])

@@ -3,7 +3,10 @@
 table_column: a QTableWidget whose QHeaderView section is resized from the grip
 around the column's right border; Qt resizes by the drag's delta to the pixel,
 with no resize step, so the goal region is the one pixel column where the width
-is exactly the goal (1 px wide).
+is exactly the goal (1 px wide). Qt's minimum section size holds for every section:
+it is the narrowest column's, and the target's own least width (`min`) is kept by
+hand, so that other columns sampled narrower than `min` (a table squeezed into a
+page's slot) keep their widths and the table its width.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ class TableColumnControl(Control):
         p = self.params
         self.table = data_table(self.card, p["headers"], p["cells"], p["row_height"])
         self.header = self.table.horizontalHeader()
-        self.header.setMinimumSectionSize(p["min"])
+        others = [w for c, w in enumerate(p["widths"]) if c != p["target"]]
+        self.header.setMinimumSectionSize(min([p["min"], *others]))
         self.header.setMaximumSectionSize(p["max"])
         self.header.setFixedHeight(p["header_height"])
         self.header.setSortIndicatorShown(True)
@@ -38,6 +42,11 @@ class TableColumnControl(Control):
         self.table.setFixedSize(p["table_width"], p["header_height"]
                                 + len(p["cells"]) * p["row_height"] + 2 * frame)
         self.card.add(self.table)
+        self.header.sectionResized.connect(self._keep_least_width)
+
+    def _keep_least_width(self, section: int, old: int, new: int) -> None:
+        if section == self.params["target"] and new < self.params["min"]:
+            self.header.resizeSection(section, self.params["min"])
 
     def state(self) -> Any:
         return self.header.sectionSize(self.params["target"])
