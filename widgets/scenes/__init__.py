@@ -21,6 +21,10 @@ the label, then other distractors or a drawn filler) and the side column (the
 template's signature image, then distractor sections). Every control is sampled
 by its own type for the slot it gets (the sampler's `viewport`), so it fits its
 slot whole; the renderer checks that it does.
+
+A phone's page (`mobile.compose`) is one column between a status bar, an app bar
+and a bottom navigation bar; it shares the column filling below (`_fill_column`,
+with the phone's `Metrics`) and tops a short page up with compact settings rows.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from finestate_env.core.schema import Instructions, SceneControl, SceneSpec
 
 SCENES = ("control", "page")
 # The platforms whose pages exist (issue #16 builds them one platform at a time).
-PAGE_PLATFORMS = ("web",)
+PAGE_PLATFORMS = ("web", "mobile")
 
 # A control of each type's name on the page: what its instructions call it.
 _LABEL: dict[str, Callable[[dict[str, Any]], str]] = {
@@ -132,12 +136,14 @@ class PageTemplate:
     texts: dict[str, tuple[str, ...]]  # word pools the drawn blocks pick from
     sidebar: tuple[tuple[str, str], ...] = ()  # (icon, label); empty: no sidebar
     icon: str = "grid"  # the app bar's logo
+    bottom_nav: tuple[tuple[str, str], ...] = ()  # (icon, label): a phone's bottom bar
 
 
 def _templates() -> dict[str, dict[str, PageTemplate]]:
-    from finestate_env.components.scenes import web
+    from finestate_env.components.scenes import mobile, web
 
-    return {"web": {t.name: t for t in web.TEMPLATES}}
+    return {platform: {t.name: t for t in module.TEMPLATES}
+            for platform, module in (("web", web), ("mobile", mobile))}
 
 
 def templates(platform: str) -> dict[str, PageTemplate]:
@@ -157,12 +163,39 @@ def check_scene(scene: str, platform: str) -> None:
         templates(platform)
 
 
-def page_viewport_problem(viewport: tuple[int, int]) -> str | None:
-    """Why a page cannot be laid out on `viewport` (CSS px), or None when it can."""
-    if viewport[0] < 1100 or viewport[1] < 700:
-        return (f"scene='page' lays out an app page on at least 1100x700 CSS px; the "
-                f"viewport is {viewport[0]}x{viewport[1]}")
+# The smallest CSS viewport a platform's page is laid out on (width, height).
+PAGE_MIN_VIEWPORT = {"web": (1100, 700), "mobile": (360, 800)}
+
+
+def page_viewport_problem(viewport: tuple[int, int], platform: str = "web") -> str | None:
+    """Why a page of `platform` cannot be laid out on `viewport` (CSS px), or None."""
+    least = PAGE_MIN_VIEWPORT[platform]
+    if viewport[0] < least[0] or viewport[1] < least[1]:
+        return (f"scene='page' lays out a {platform} app page on at least "
+                f"{least[0]}x{least[1]} CSS px; the viewport is {viewport[0]}x{viewport[1]}")
     return None
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """A platform's page measures (CSS px) that filling a column of sections relies on."""
+
+    heading: int  # a section heading's line above its controls
+    gap: int  # between one section and the next
+    heights: dict[str, int]  # a distractor type's slot height (the sampler's viewport)
+    min_width: dict[str, int]  # the narrowest slot a distractor type fits
+    # Whether a section may eat the room kept for the distractors still owed when no
+    # type leaves it (the web's wide columns find room elsewhere; a phone's does not).
+    lenient: bool = True
+
+    def reserve(self, owed: int, pool: list[str]) -> int:
+        """The room to keep for `owed` more distractors: each a section of the smallest
+        type of `pool`. (A phone packs them tighter: mobile.PHONE overrides it.)"""
+        return owed * (self.heading + min(self.heights[c] for c in pool) + self.gap)
+
+
+WEB = Metrics(heading=HEADING, gap=GAP, heights=DISTRACTOR_HEIGHT,
+              min_width=DISTRACTOR_MIN_WIDTH)
 
 
 @dataclass
@@ -212,37 +245,38 @@ def _distractor(rng: np.random.Generator, component: str, rect: tuple[int, int, 
 
 
 def _fill_column(rng: np.random.Generator, template: PageTemplate, x: int, y: int, width: int,
-                 bottom: int, sections: list[str], layout: _Layout, touch: bool) -> int:
+                 bottom: int, sections: list[str], layout: _Layout, touch: bool,
+                 metrics: Metrics = WEB) -> int:
     """Distractor sections stacked in a column from y down to `bottom`; returns where
     they end. Each section is a heading and one or two controls of the template's pool."""
-    pool = [c for c in template.pool if DISTRACTOR_MIN_WIDTH[c] <= width]
+    pool = [c for c in template.pool if metrics.min_width[c] <= width]
+    heights = metrics.heights
     while sections and len(layout.controls) < MAX_DISTRACTORS:
-        room = bottom - y - HEADING
+        room = bottom - y - metrics.heading
         order = [pool[int(i)] for i in rng.permutation(len(pool))]
         # Short on distractors: only a type that leaves room for the rest of the three.
-        smallest = HEADING + min(DISTRACTOR_HEIGHT[c] for c in pool) + GAP
         owed = max(0, MIN_DISTRACTORS - len(layout.controls) - 1)
-        choice = next((c for c in order if DISTRACTOR_HEIGHT[c] <= room - owed * smallest),
-                      None)
-        if choice is None:
-            choice = next((c for c in order if DISTRACTOR_HEIGHT[c] <= room), None)
+        keep = metrics.reserve(owed, pool)
+        choice = next((c for c in order if heights[c] <= room - keep), None)
+        if choice is None and metrics.lenient:
+            choice = next((c for c in order if heights[c] <= room), None)
         if choice is None:
             break
         section = sections.pop(0)
-        top = y + HEADING
+        top = y + metrics.heading
         placed = 0
         # A second control of the same type under the same heading where it fits.
         for _ in range(1 + (choice in SIBLING_TYPES and bool(rng.integers(2)))):
-            h = DISTRACTOR_HEIGHT[choice]
+            h = heights[choice]
             if top + h > bottom or len(layout.controls) >= MAX_DISTRACTORS:
                 break
             if _distractor(rng, choice, (x, top, width, h), section, layout, touch):
                 top += h
                 placed += 1
         if placed:
-            layout.blocks.append({"kind": "heading", "rect": [x, y, width, HEADING],
+            layout.blocks.append({"kind": "heading", "rect": [x, y, width, metrics.heading],
                                   "text": section})
-            y = top + GAP
+            y = top + metrics.gap
     return y
 
 
@@ -349,12 +383,22 @@ def sample_page(rng: np.random.Generator, platform: str, component: str,
     name = template if template is not None else names[int(rng.integers(len(names)))]
     if name not in found:
         raise ValueError(f"unknown {platform} page template {name!r}; available: {names}")
+    layout = _composer(platform)
     for _ in range(ATTEMPTS - 1):  # a draw short of distractors is drawn again
         try:
-            return compose(rng, found[name], component, viewport, touch)
+            return layout(rng, found[name], component, viewport, touch)
         except _NoRoom:
             pass
-    return compose(rng, found[name], component, viewport, touch)
+    return layout(rng, found[name], component, viewport, touch)
+
+
+def _composer(platform: str) -> Callable[..., tuple[Sample, SceneSpec]]:
+    """How `platform` lays a page out: the web's columns, or a phone's one column."""
+    if platform == "mobile":
+        from finestate_env.components.scenes import mobile
+
+        return mobile.compose
+    return compose
 
 
 class _NoRoom(RuntimeError):
@@ -384,5 +428,5 @@ def _lower_first(sentence: str) -> str:
     return sentence[:1].lower() + sentence[1:]
 
 
-__all__ = ["PAGE_PLATFORMS", "SCENES", "STAGE_MARGIN", "PageTemplate", "check_scene", "compose",
-           "label_of", "names_of", "page_instructions", "sample_page", "templates"]
+__all__ = ["PAGE_PLATFORMS", "SCENES", "STAGE_MARGIN", "Metrics", "PageTemplate", "check_scene",
+           "compose", "label_of", "names_of", "page_instructions", "sample_page", "templates"]
