@@ -201,7 +201,7 @@ SETTINGS = PageTemplate(
     sections=("Sound", "Display", "Network", "Privacy", "Notifications", "Battery",
               "Accessibility", "Security", "Storage", "Location"),
     pool=("slider", "switch", "checkbox", "segmented", "radio_group", "stepper"),
-    hero="profile", fillers=("rows", "article"),
+    hero="profile", fillers=("rows",),
     bottom_nav=(("home", "Home"), ("search", "Search"), ("gear", "Settings")),
     texts={"rows": ("About phone", "Software update", "Apps", "Wallpaper", "Digital wellbeing",
                     "Google", "System", "Tips & support"),
@@ -210,7 +210,7 @@ SETTINGS = PageTemplate(
 
 MUSIC = PageTemplate(
     name="music_player", apps=("Tunely",), icon="down", nav=("heart", "more"),
-    titles=("Now playing", "Playing from Daily Mix", "Album · Night Drive"),
+    titles=("Now playing", "Daily Mix", "Night Drive"),
     intros=("Midnight City · Neon Harbour", "Blue Hour · The Lanterns", "Slow Tide · Mira Sol",
             "Paper Planes · Northbound"),
     sections=("Playback", "Sound", "Equalizer", "Queue", "Sleep timer", "Lyrics", "Output",
@@ -243,7 +243,7 @@ SHOPPING = PageTemplate(
     sections=("Size", "Colour", "Quantity", "Reviews", "Delivery", "Options", "Gift wrap",
               "Fit", "Warranty"),
     pool=("segmented", "stepper", "radio_group", "rating", "checkbox", "switch", "carousel"),
-    hero="product", fillers=("summary", "article"),
+    hero="product", fillers=("basket",),
     bottom_nav=(("home", "Home"), ("search", "Search"), ("cart", "Cart"), ("user", "Account")),
     texts={"items": ("Trail shoe", "Sport socks", "Insoles", "Gift card", "Shoe care kit"),
            "lines": ("Breathable mesh upper and a cushioned sole.",
@@ -275,7 +275,7 @@ MESSAGING = PageTemplate(
     bottom_nav=(("chat", "Chats"), ("phone", "Calls"), ("user", "Contacts"),
                 ("gear", "Settings")),
     texts={"names": _PEOPLE,
-           "messages": ("See you at 7?", "Sent the photos 📷", "On my way!",
+           "messages": ("See you at 7?", "Sent the photos", "On my way!",
                         "Can you call me later?", "Happy birthday!", "Thanks, that helps.",
                         "Lunch tomorrow?", "Running 5 min late")})
 
@@ -286,11 +286,12 @@ FITNESS = PageTemplate(
     sections=("Goals", "Workout", "Heart rate", "Sleep", "Reminders", "Units", "Water",
               "Training zone", "Steps"),
     pool=("slider", "stepper", "switch", "segmented", "knob", "rating", "radio_group"),
-    hero="rings", fillers=("stats", "chart"),
+    hero="rings", fillers=("workouts",),
     bottom_nav=(("home", "Today"), ("chart", "Trends"), ("run", "Workout"),
                 ("user", "Profile")),
-    texts={"stats": ("Steps", "Calories", "Distance", "Active min", "Sleep", "Heart"),
-           "series": ("M", "T", "W", "T", "F", "S", "S")})
+    texts={"workouts": ("Morning run", "Evening walk", "Cycling", "Trail run", "Swim",
+                        "Hike"),
+           "days": ("Today", "Yesterday", "Monday", "Sunday", "Saturday")})
 
 BANKING = PageTemplate(
     name="banking_wallet", apps=("Coinly",), icon="menu", nav=("bell", "user"),

@@ -303,6 +303,9 @@
   // A phone's page (widgets/scenes/mobile.py): the system bars, the app's bars, and the
   // signature images and lists of its nine templates. Sizes follow the block's rect.
   function phonePainters() {
+    // A time of day on a message: 08:00 to 19:59.
+    const hhmm = (random) =>
+      `${8 + Math.floor(random() * 12)}:${String(Math.floor(random() * 60)).padStart(2, "0")}`;
     const clockText = (random) =>
       `${String(5 + Math.floor(random() * 4)).padStart(2, "0")}:${pick(random, ["00", "15", "30", "45"])}`;
     // Rows of a list, each [leading node, title, subtitle, trailing text], as many as fit.
@@ -400,11 +403,13 @@
         const random = prng(b.seed);
         node.classList.add("fsp-column", "fsm-chat");
         const count = Math.max(1, Math.floor((b.rect[3] - 8) / 44));
+        // The messages in a drawn order, none twice (there are more than fit).
+        const order = b.words.messages.map((m) => [random(), m]).sort((x, y) => x[0] - y[0]);
         for (let i = 0; i < count; i++) {
           const mine = random() > 0.5;
           node.append(kit.el("div", { class: mine ? "fsm-bubble fsm-mine" : "fsm-bubble" },
-            text(kit, "", pick(random, b.words.messages)),
-            text(kit, "fsm-bubble-time", `${8 + Math.floor(random() * 12)}:${String(Math.floor(random() * 60)).padStart(2, "0")}`)));
+            text(kit, "", order[i % order.length][1]),
+            text(kit, "fsm-bubble-time", hhmm(random))));
         }
       },
       chats(node, b, kit) {
@@ -412,7 +417,7 @@
         listRows(node, b, kit, () => {
           const name = pick(random, b.words.names);
           return [avatar(kit, random, initials(name)), name, pick(random, b.words.messages),
-                  `${8 + Math.floor(random() * 12)}:${String(Math.floor(random() * 60)).padStart(2, "0")}`];
+                  hhmm(random)];
         });
       },
       rings(node, b, kit) {
@@ -478,6 +483,20 @@
                   pick(random, b.words.merchants), pick(random, b.words.kinds),
                   `${income ? "+" : "−"}€${(2 + random() * (income ? 2000 : 80)).toFixed(2)}`];
         });
+      },
+      basket(node, b, kit) {
+        const random = prng(b.seed);
+        listRows(node, b, kit, () => {
+          const item = pick(random, b.words.items);
+          return [avatar(kit, random, initials(item)), item, `Qty ${1 + Math.floor(random() * 3)}`,
+                  `€${(5 + random() * 120).toFixed(2)}`];
+        });
+      },
+      workouts(node, b, kit) {
+        const random = prng(b.seed);
+        listRows(node, b, kit, () => [kit.el("span", { class: "fsm-row-icon" }, icon("run", 20)),
+          pick(random, b.words.workouts), `${(1 + random() * 9).toFixed(1)} km · ${pick(random, b.words.days)}`,
+          `${Math.floor(15 + random() * 60)} min`]);
       },
       forecast(node, b, kit) {
         const random = prng(b.seed);
