@@ -494,7 +494,8 @@ def _add_live_env_options(parser: argparse.ArgumentParser) -> None:
 def _add_scene_option(parser: argparse.ArgumentParser,
                       page: str = "the control in an app page among live distractors") -> None:
     parser.add_argument("--scene", choices=("control", "page"), default="control",
-                        help=f"control: the control alone (default); {page} (web and mobile so far)")
+                        help=f"control: the control alone (default); {page} "
+                             "(web and mobile so far)")
 
 
 def _env_id(args: argparse.Namespace) -> str:
