@@ -57,15 +57,17 @@ COMPACT_OWED = 2  # rows that hold the three distractors a page needs at least: 
 
 # A target's slot height (CSS px, the 8 px margin included): its tallest control on a
 # 360x800 phone with touch-sized targets, at most TALL (which leaves room for a section
-# of distractors beside the compact rows); the slot may be cut further to leave room
-# for COMPACT_OWED rows. date_picker and color_picker do not shrink
+# of distractors beside the compact rows), and for the cards whose sampler keeps the
+# rows that fit (switch, checkbox, radio_group, stepper, rating, seek_bar's poster) a
+# little less, which leaves less blank under a short card; the slot may be cut further
+# to leave room for COMPACT_OWED rows. date_picker and color_picker do not shrink
 # (six weeks and a palette of finger-sized cells): they keep their own height, which
 # fits. Measured by rendering 30 seeds of each; stage.js checks the fit on every page.
 TALL = 360
 TARGET_HEIGHT = {
-    "slider": 130, "knob": 276, "stepper": TALL, "seek_bar": TALL, "chart_point": TALL,
-    "switch": 306, "checkbox": TALL, "radio_group": 358, "tabs": 246, "segmented": 230,
-    "accordion": TALL, "rating": TALL, "color_picker": 416, "date_picker": 466,
+    "slider": 130, "knob": 276, "stepper": 318, "seek_bar": 292, "chart_point": TALL,
+    "switch": 258, "checkbox": 282, "radio_group": 286, "tabs": 246, "segmented": 230,
+    "accordion": TALL, "rating": 316, "color_picker": 416, "date_picker": 466,
     "time_picker": TALL, "list_box": TALL, "drag_reorder": TALL, "zoom_pan": TALL,
     "resizable_pane": TALL, "carousel": 318, "tree_view": TALL, "scrollbar": TALL,
     "table_column": TALL,
@@ -206,7 +208,7 @@ SETTINGS = PageTemplate(
     texts={"rows": ("About phone", "Software update", "Apps", "Wallpaper", "Digital wellbeing",
                     "Google", "System", "Tips & support"),
            "lines": ("Last backup today at 03:12.", "48.2 GB of 128 GB used.",
-                     "Android security update: 1 November 2026.")})
+                     "Security update: 1 November 2026.")})
 
 MUSIC = PageTemplate(
     name="music_player", apps=("Tunely",), icon="down", nav=("heart", "more"),
