@@ -71,42 +71,57 @@ def make_gallery(out: str | Path, components: list[str] | None = None, seed: int
     return out
 
 
-PAGE_TILE = (640, 360)
-PAGE_COLUMNS = 3
+# A platform's page sheet: the tile a page is scaled into, tiles a row, header lines.
+PAGE_SHEETS = {"web": ((640, 360), 3, 1), "mobile": ((360, 800), 5, 2)}
 
 
 def make_page_gallery(out: str | Path, seed: int = 3, platform: str = "web",
                       component: list[str] | None = None) -> Path:
-    """One tile per page template of `platform`: a whole page, scaled to PAGE_TILE, with
+    """One tile per page template of `platform`: a whole page, scaled into its tile, with
     its target's boxes and its distractors' loc boxes drawn on; the types cycle."""
     from finestate_env.components import scenes
 
     names = resolve(component)
     templates = sorted(scenes.templates(platform))
-    rows = -(-len(templates) // PAGE_COLUMNS)
-    sheet = Image.new("RGB", (PAGE_TILE[0] * PAGE_COLUMNS, (PAGE_TILE[1] + HEADER) * rows),
-                      (255, 255, 255))
+    tile, columns, lines = PAGE_SHEETS[platform]
+    header = HEADER + 18 * (lines - 1)
+    rows = -(-len(templates) // columns)
+    sheet = Image.new("RGB", (tile[0] * columns, (tile[1] + header) * rows), (255, 255, 255))
     draw = ImageDraw.Draw(sheet)
     font = drawing.font(14)
     env = gym.make(f"FineState-{platform.capitalize()}-v0", scene="page").unwrapped
     try:
         for i, template in enumerate(templates):
             name = names[i % len(names)]
-            for attempt in range(200):  # the first seed from `seed` on that draws the template
+            # The first seed from `seed` on that draws the template with its signature image.
+            hero, found = scenes.templates(platform)[template].hero, None
+            for attempt in range(200):
                 obs, _ = env.reset(seed=seed + attempt, options={"component": name})
-                if env.instance.live.scene.template == template:
-                    break
+                scene = env.instance.live.scene
+                if scene.template == template:
+                    found = found or (seed + attempt, obs)
+                    if any(b["kind"] == hero for b in scene.blocks):
+                        break
+            else:  # none shows it: the first that draws the template
+                obs, _ = env.reset(seed=found[0], options={"component": name})
             instance = env.instance
+            # Scaled first, outlined after: a phone's 1080x2400 page shrinks 3x.
             image = Image.fromarray(obs["screenshot"])
+            image.thumbnail(tile)
+            k = image.width / instance.size.width
+
+            def scaled(box, k=k):
+                return [v * k for v in box]
+
             for d in instance.scene.distractors:
-                ImageDraw.Draw(image).rectangle(list(d.loc), outline=(150, 150, 150), width=2)
-            draw_boxes(image, {k: getattr(instance.boxes.current, k)
-                               for k in ("loc", "core", "goal", "now")})
-            image.thumbnail(PAGE_TILE)
-            x, y = (i % PAGE_COLUMNS) * PAGE_TILE[0], (i // PAGE_COLUMNS) * (PAGE_TILE[1] + HEADER)
-            draw.text((x + 8, y + 6), f"{template} · target {name} · "
-                      f"{len(instance.scene.distractors)} distractors", fill=(0, 0, 0), font=font)
-            sheet.paste(image, (x, y + HEADER))
+                ImageDraw.Draw(image).rectangle(scaled(d.loc), outline=(150, 150, 150), width=2)
+            draw_boxes(image, {b: scaled(getattr(instance.boxes.current, b))
+                               for b in ("loc", "core", "goal", "now")})
+            x, y = (i % columns) * tile[0], (i // columns) * (tile[1] + header)
+            words = [template, f"target {name}", f"{len(instance.scene.distractors)} distractors"]
+            text = " · ".join(words) if lines == 1 else f"{words[0]}\n{' · '.join(words[1:])}"
+            draw.multiline_text((x + 8, y + 6), text, fill=(0, 0, 0), font=font, spacing=4)
+            sheet.paste(image, (x, y + header))
     finally:
         env.close()
     out = Path(out)

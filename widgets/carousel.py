@@ -109,7 +109,9 @@ class Carousel(ComponentType):
         dot = int(rng.integers(_DOT[0], _DOT[1] + 1))
         gap = int(rng.integers(_GAP[0], _GAP[1] + 1))
         width = size_within(rng, _WIDTH, viewport[0] - 2 * STAGE_MARGIN - _CHROME_W)
-        height = size_within(rng, _HEIGHT, viewport[1] - 2 * STAGE_MARGIN - _CHROME_H - dot)
+        # A phone's dots row is a row of finger-sized squares (below), not the dot's size.
+        dots_row = max(dot, TOUCH_TARGET) if touch else dot
+        height = size_within(rng, _HEIGHT, viewport[1] - 2 * STAGE_MARGIN - _CHROME_H - dots_row)
         if touch:
             # Each dot sits in a TOUCH_TARGET square, the squares edge to edge (a
             # gap would only be a strip a tap is moved out of), as many as the

@@ -61,8 +61,9 @@ _MIN_PX_PER_STEP = 5
 _MAX_PX_PER_STEP = 14
 _GUTTER = 44  # y tick labels
 # Card height besides the plot's value range: border and padding, title,
-# subtitle, plot paddings (at most), x labels.
-_CHROME_HEIGHT = 2 + 24 + 20 + 20 + 8 + 24 + 12 + 24
+# subtitle, body margin, plot paddings (at most: 26 above with data labels, 12
+# below; chart_point.js), x labels.
+_CHROME_HEIGHT = 2 + 24 + 20 + 20 + 8 + 26 + 12 + 24
 _CHROME_WIDTH = 2 + 32 + _GUTTER
 
 

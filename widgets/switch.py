@@ -10,6 +10,12 @@ control on the page.
 On a phone (touch) each track is a hit area of `hit` CSS px each way (the pill
 keeps its look inside it, as Material's switch sits in a 48 dp target), and the
 rows are at least that tall.
+
+The card is as tall as its rows and its title; a viewport too short for all of
+them (a phone page's settings row, widgets/scenes) keeps as many rows as fit,
+then drops the title, and a narrow one (a quick-settings tile) narrows the card
+and draws its labels from the short ones. A viewport of a whole screen never
+binds, so a seed draws what it always drew there.
 """
 
 from __future__ import annotations
@@ -18,7 +24,14 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.components.base import TOUCH_TARGET, ComponentType, Sample, choose, sample_anchor
+from finestate_env.components.base import (
+    STAGE_MARGIN,
+    TOUCH_TARGET,
+    ComponentType,
+    Sample,
+    choose,
+    sample_anchor,
+)
 from finestate_env.core.schema import Instructions
 
 _LABELS = ("Wi-Fi", "Bluetooth", "Airplane mode", "Auto-update", "Dark mode", "Notifications",
@@ -26,6 +39,9 @@ _LABELS = ("Wi-Fi", "Bluetooth", "Airplane mode", "Auto-update", "Dark mode", "N
 _TITLES = ("Settings", "Quick settings", "Connectivity", "Preferences", "System")
 _COUNT = (3, 5)
 _WIDTH = (240, 320)
+# switch.css / stage.css: a card's padding and border (26 px), its title line (24), a row.
+_CARD_CHROME, _TITLE_H, _ROW = 26, 24, 40
+_SHORT_LABEL = 10  # characters: what a tile narrower than _WIDTH[0] shows whole
 
 
 class Switch(ComponentType):
@@ -36,15 +52,25 @@ class Switch(ComponentType):
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:
         count = int(rng.integers(_COUNT[0], _COUNT[1] + 1))
-        labels = [_LABELS[i] for i in rng.permutation(len(_LABELS))[:count]]
+        row = max(_ROW, TOUCH_TARGET) if touch else _ROW
+        room = viewport[1] - 2 * STAGE_MARGIN - _CARD_CHROME
+        titled = room >= _TITLE_H + row
+        count = max(1, min(count, (room - _TITLE_H * titled) // row))
+        narrow = viewport[0] - 2 * STAGE_MARGIN < _WIDTH[0]
+        names = [n for n in _LABELS if len(n) <= _SHORT_LABEL] if narrow else _LABELS
+        labels = [names[i] for i in rng.permutation(len(names))[:count]]
         target = int(rng.integers(count))
         current = bool(rng.integers(2))
         # The target's own entry is null: its state is the instance's, given apart.
         on = [None if i == target else bool(rng.integers(2)) for i in range(count)]
         params = {
             "title": choose(rng, _TITLES), "labels": labels, "on": on, "target": target,
-            "width": int(rng.integers(_WIDTH[0], _WIDTH[1] + 1)), "anchor": sample_anchor(rng),
+            "width": int(min(rng.integers(_WIDTH[0], _WIDTH[1] + 1),
+                             viewport[0] - 2 * STAGE_MARGIN)),
+            "anchor": sample_anchor(rng),
         }
+        if not titled:  # a lone settings row: its label is its name
+            del params["title"]
         if touch:
             params["hit"] = TOUCH_TARGET
         return Sample(params, current, not current)

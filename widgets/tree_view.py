@@ -150,6 +150,9 @@ class TreeView(ComponentType):
         if touch:  # a phone's twisty fills a TOUCH_TARGET row, so fewer rows fit
             row = twisty = TOUCH_TARGET
             max_rows = min(_ROWS[1], free // row)
+        # A phone page's slot may hold fewer than 8 finger-sized rows and an expansion:
+        # the tree then shows as few as 4 (a whole screen always fits the 8).
+        fewest = max(4, min(_ROWS[0], max_rows - 2))
         for _ in range(_ATTEMPTS):
             levels = int(rng.integers(_LEVELS[0], _LEVELS[1] + 1))
             pool = [folder_names[int(i)] for i in rng.permutation(len(folder_names))]
@@ -171,7 +174,7 @@ class TreeView(ComponentType):
             target = choose(rng, candidates)
             goal = expanded ^ {target}
             goal_rows = _visible(tree, goal)
-            if not all(_ROWS[0] <= len(r) <= max_rows for r in (rows, goal_rows)):
+            if not all(fewest <= len(r) <= max_rows for r in (rows, goal_rows)):
                 continue
             height = min(max_rows, max(len(rows), len(goal_rows)) + int(rng.integers(0, 3)))
             selectable = [p for p in rows if p != target]

@@ -495,7 +495,7 @@ def _add_scene_option(parser: argparse.ArgumentParser,
                       page: str = "the control in an app page among live distractors") -> None:
     parser.add_argument("--scene", choices=("control", "page"), default="control",
                         help=f"control: the control alone (default); {page} "
-                             "(web and desktop so far)")
+                             "(web, mobile and desktop)")
 
 
 def _env_id(args: argparse.Namespace) -> str:

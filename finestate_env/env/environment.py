@@ -176,7 +176,7 @@ class FineStateEnv(gym.Env):
             if not self.components:
                 raise ValueError(f"no {platform} renderer for family={family!r}")
         if scene == "page":
-            problem = scenes.page_viewport_problem(self.backend.layout_viewport)
+            problem = scenes.page_viewport_problem(self.backend.layout_viewport, platform)
             if problem:
                 raise ValueError(problem)
         self._instance: Instance | None = None

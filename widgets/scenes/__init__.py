@@ -27,10 +27,15 @@ sidebar), "window" (a desktop main window: title bar, menu bar, toolbar, an opti
 dock panel, status bar) or "dialog" (a desktop dialog over its main window: title,
 category list, button row). A platform's `Metrics` say how big its renderer draws
 each type (the Qt widgets are not the web's), so that every control fits its slot.
+
+A phone's page (`mobile.compose`) is one column between a status bar, an app bar
+and a bottom navigation bar; it shares the column filling below (`_fill_column`,
+with the phone's `Metrics`) and tops a short page up with compact settings rows.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,7 +47,7 @@ from finestate_env.core.schema import Instructions, SceneControl, SceneSpec
 
 SCENES = ("control", "page")
 # The platforms whose pages exist (issue #16 builds them one platform at a time).
-PAGE_PLATFORMS = ("web", "desktop")
+PAGE_PLATFORMS = ("web", "mobile", "desktop")
 
 # A control of each type's name on the page: what its instructions call it.
 _LABEL: dict[str, Callable[[dict[str, Any]], str]] = {
@@ -142,13 +147,14 @@ class PageTemplate:
     toolbar: tuple[str, ...] = ()  # a desktop window's toolbar icons ("|": a separator)
     status: tuple[str, ...] = ()  # a desktop window's status bar texts
     dock: str = ""  # a desktop window's dock title, a dialog's name ("Preferences")
+    bottom_nav: tuple[tuple[str, str], ...] = ()  # (icon, label): a phone's bottom bar
 
 
 def _templates() -> dict[str, dict[str, PageTemplate]]:
-    from finestate_env.components.scenes import desktop, web
+    from finestate_env.components.scenes import desktop, mobile, web
 
     return {platform: {t.name: t for t in module.TEMPLATES}
-            for platform, module in (("web", web), ("desktop", desktop))}
+            for platform, module in (("web", web), ("mobile", mobile), ("desktop", desktop))}
 
 
 def templates(platform: str) -> dict[str, PageTemplate]:
@@ -168,11 +174,16 @@ def check_scene(scene: str, platform: str) -> None:
         templates(platform)
 
 
-def page_viewport_problem(viewport: tuple[int, int]) -> str | None:
-    """Why a page cannot be laid out on `viewport` (CSS px), or None when it can."""
-    if viewport[0] < 1100 or viewport[1] < 700:
-        return (f"scene='page' lays out an app page on at least 1100x700 CSS px; the "
-                f"viewport is {viewport[0]}x{viewport[1]}")
+# The smallest CSS viewport a platform's page is laid out on (width, height).
+PAGE_MIN_VIEWPORT = {"web": (1100, 700), "mobile": (360, 800), "desktop": (1100, 700)}
+
+
+def page_viewport_problem(viewport: tuple[int, int], platform: str = "web") -> str | None:
+    """Why a page of `platform` cannot be laid out on `viewport` (CSS px), or None."""
+    least = PAGE_MIN_VIEWPORT[platform]
+    if viewport[0] < least[0] or viewport[1] < least[1]:
+        return (f"scene='page' lays out a {platform} app page on at least "
+                f"{least[0]}x{least[1]} CSS px; the viewport is {viewport[0]}x{viewport[1]}")
     return None
 
 
@@ -193,10 +204,13 @@ class Metrics:
     # What the sampler is told less than the slot, (width, height), for a type whose
     # renderer draws it larger than the sampler's own allowance (a Qt seek bar's labels).
     pad: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # Whether a section may eat the room kept for the distractors still owed when no
+    # type leaves it (the web's wide columns find room elsewhere; a phone's does not).
+    lenient: bool = True
 
     def reserve(self, owed: int, pool: list[str]) -> int:
         """The room to keep for `owed` more distractors: each a section of the smallest
-        type of `pool`."""
+        type of `pool`. (A phone packs them tighter: mobile.PHONE overrides it.)"""
         return owed * (self.heading + min(self.heights[c] for c in pool) + self.gap)
 
     def viewport(self, component: str, slot: tuple[int, int]) -> tuple[int, int]:
@@ -271,7 +285,7 @@ def _fill_column(rng: np.random.Generator, template: PageTemplate, x: int, y: in
         owed = max(0, MIN_DISTRACTORS - len(layout.controls) - 1)
         keep = metrics.reserve(owed, pool)
         choice = next((c for c in order if heights[c] <= room - keep), None)
-        if choice is None:
+        if choice is None and metrics.lenient:
             choice = next((c for c in order if heights[c] <= room), None)
         if choice is None:
             break
@@ -455,22 +469,27 @@ def sample_page(rng: np.random.Generator, platform: str, component: str,
     name = template if template is not None else names[int(rng.integers(len(names)))]
     if name not in found:
         raise ValueError(f"unknown {platform} page template {name!r}; available: {names}")
-    metrics = _metrics(platform)
+    layout = _composer(platform)
     for _ in range(ATTEMPTS - 1):  # a draw short of distractors is drawn again
         try:
-            return compose(rng, found[name], component, viewport, touch, metrics)
+            return layout(rng, found[name], component, viewport, touch)
         except _NoRoom:
             pass
-    return compose(rng, found[name], component, viewport, touch, metrics)
+    return layout(rng, found[name], component, viewport, touch)
 
 
-def _metrics(platform: str) -> Metrics:
-    """How big `platform`'s renderer draws each type (the Qt widgets are not the web's)."""
+def _composer(platform: str) -> Callable[..., tuple[Sample, SceneSpec]]:
+    """How `platform` lays a page out: the web's and the desktop's columns (each with its
+    renderer's measures: the Qt widgets are not the web's), or a phone's one column."""
+    if platform == "mobile":
+        from finestate_env.components.scenes import mobile
+
+        return mobile.compose
     if platform == "desktop":
         from finestate_env.components.scenes import desktop
 
-        return desktop.METRICS
-    return WEB
+        return functools.partial(compose, metrics=desktop.METRICS)
+    return compose
 
 
 class _NoRoom(RuntimeError):

@@ -30,9 +30,11 @@ FineState.define("switch", (host, params, state, kit) => {
     show();
     return { row, track, thumb, show };
   });
+  // A card without a title (params.title absent) is a lone settings row of a phone page.
+  const title = params.title === undefined ? []
+    : [kit.el("div", { class: "fs-label fs-switch-title", text: params.title })];
   host.append(kit.el("div", { class: "fs-card", style: { width: `${params.width}px` } },
-    kit.el("div", { class: "fs-label fs-switch-title", text: params.title }),
-    ...rows.map((r) => r.row)));
+    ...title, ...rows.map((r) => r.row)));
 
   const target = rows[params.target];
   return {
