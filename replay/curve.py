@@ -27,6 +27,7 @@ NoiseTarget = Literal["p0", "p1"]
 def precision_curve(sigmas: Sequence[float], components: Sequence[str] | None = None,
                     episodes_per_type: int = 10, seed: int = 0, noise_on: NoiseTarget = "p1",
                     viewport: str | tuple[int, int] | None = None, env_id: str = "FineState-Web-v0",
+                    scene: str | None = None,
                     on_type: Callable[[str, dict[str, Any]], None] | None = None,
                     ) -> dict[str, Any]:
     """Live and static success rates per type and sigma (pixels), as a JSON-ready dict.
@@ -46,6 +47,8 @@ def precision_curve(sigmas: Sequence[float], components: Sequence[str] | None = 
     names = resolve(components)
     started = time.perf_counter()
     options = {} if viewport is None else {"viewport": viewport}
+    if scene is not None:  # else the env's default, a page
+        options["scene"] = scene
     env = gym.make(env_id, component=names, **options).unwrapped
     by_component: dict[str, dict[str, Any]] = {}
     try:
@@ -73,7 +76,7 @@ def precision_curve(sigmas: Sequence[float], components: Sequence[str] | None = 
     finally:
         env.close()
     return {"noise_on": noise_on, "sigmas": sigmas, "episodes_per_type": episodes_per_type,
-            "seed": seed, "env": env_id, "viewport": list(env.viewport),
+            "seed": seed, "env": env_id, "scene": env.scene, "viewport": list(env.viewport),
             "by_component": by_component,
             "elapsed_s": round(time.perf_counter() - started, 1)}
 

@@ -10,12 +10,16 @@ from finestate_env import components
 
 @pytest.fixture(scope="session")
 def env_for():
-    """`env_for(component)` -> an unwrapped FineState-Web-v0 env showing only that type."""
+    """`env_for(component)` -> an unwrapped FineState-Web-v0 env showing only that type,
+    alone on the stage (scene="control"): the tests that use it are about each type's own
+    behaviour. Pages, the default scene, have theirs in tests/components/test_scenes_live.py,
+    and the default env's contract is tested in tests/env."""
     envs: dict[str, object] = {}
 
     def get(component: str):
         if component not in envs:
-            envs[component] = gym.make("FineState-Web-v0", component=component).unwrapped
+            envs[component] = gym.make("FineState-Web-v0", component=component,
+                                       scene="control").unwrapped
         return envs[component]
 
     yield get

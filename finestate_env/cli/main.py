@@ -493,9 +493,11 @@ def _add_live_env_options(parser: argparse.ArgumentParser) -> None:
 
 def _add_scene_option(parser: argparse.ArgumentParser,
                       page: str = "the control in an app page among live distractors") -> None:
-    parser.add_argument("--scene", choices=("control", "page"), default="control",
-                        help=f"control: the control alone (default); {page} "
-                             "(web, mobile and desktop)")
+    from finestate_env.components.scenes import DEFAULT_SCENE, SCENES
+
+    parser.add_argument("--scene", choices=SCENES, default=DEFAULT_SCENE,
+                        help=f"page (default): {page}; control: the control alone, on an "
+                             "empty stage (for ablations)")
 
 
 def _env_id(args: argparse.Namespace) -> str:
@@ -504,7 +506,7 @@ def _env_id(args: argparse.Namespace) -> str:
 
 def _env_options(args: argparse.Namespace) -> dict:
     options = {} if args.viewport is None else {"viewport": args.viewport}
-    if getattr(args, "scene", "control") != "control":
+    if getattr(args, "scene", None) is not None:
         options["scene"] = args.scene
     return options
 

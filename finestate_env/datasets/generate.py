@@ -10,9 +10,10 @@ The mix follows the paper's family shares (numeric range 28.9%, toggle/option
 25.5%, specific data 21.4%, view manipulation 24.2%), evenly over the types of
 each family, restricted (and renormalised) by `component` / `family`. Counts are
 apportioned by largest remainder; ties, the order and every episode seed come
-from `seed`, so the same seed writes the same files, byte for byte. `scene="page"`
-shows each instance in an app page (issue #16; web and desktop so far): its lines
-then carry the page (`live.scene`) and what was measured of it (`scene`).
+from `seed`, so the same seed writes the same files, byte for byte. Each instance is
+shown in an app page (`scene="page"`, the default; issue #16): its lines carry the
+page (`live.scene`) and what was measured of it (`scene`). `scene="control"` shows
+the control alone, as before issue #16.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import numpy as np
 from PIL import Image
 
 from finestate_env import components
+from finestate_env.components.scenes import DEFAULT_SCENE
 from finestate_env.core.schema import FAMILIES, Family, Instance, Platform
 from finestate_env.datasets import formats
 
@@ -78,7 +80,7 @@ def plan(n: int, seed: int, component: str | Iterable[str] | None = None,
     return [types[i] for i in rng.permutation(len(types))]
 
 
-def _make_env(platform: Platform, names: list[str], viewport, scene: str = "control"):
+def _make_env(platform: Platform, names: list[str], viewport, scene: str):
     import gymnasium as gym
 
     env_id = ENV_IDS.get(platform)
@@ -90,8 +92,7 @@ def _make_env(platform: Platform, names: list[str], viewport, scene: str = "cont
     options = {"component": names, "render_mode": "rgb_array"}
     if viewport is not None:
         options["viewport"] = viewport
-    if scene != "control":  # the control scene's make options stay what they were
-        options["scene"] = scene
+    options["scene"] = scene
     return gym.make(env_id, **options).unwrapped
 
 
@@ -104,7 +105,7 @@ def _png(pixels: np.ndarray) -> bytes:
 def generate(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: int,
              component: str | Iterable[str] | None = None,
              family: str | Iterable[str] | None = None, fmt: str = "finestate-env",
-             viewport: tuple[int, int] | str | None = None, scene: str = "control",
+             viewport: tuple[int, int] | str | None = None, scene: str = DEFAULT_SCENE,
              progress: Callable[[int, int], None] | None = None) -> Path:
     """Write `n` instances to `out_dir` (see the module docstring); returns the file in `fmt`.
 

@@ -127,7 +127,7 @@ class FineStateEnv(gym.Env):
                  backend_options: dict[str, Any] | None = None, obs_type: ObsType = "dict",
                  obs_size: tuple[int, int] | str | None = None, obs_dtype: ObsDtype = "uint8",
                  action_type: ActionType = "dict", timings: bool = False,
-                 scene: str = "control") -> None:
+                 scene: str = scenes.DEFAULT_SCENE) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if coord_mode not in ("pixel", "normalized"):

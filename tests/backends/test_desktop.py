@@ -218,7 +218,7 @@ def test_killed_app_mid_episode_is_reported_and_replaced(env):
 
 def test_close_leaves_nothing_behind():
     backend = DesktopBackend((640, 480))
-    env = gym.make("FineState-Desktop-v0", viewport=(640, 480),
+    env = gym.make("FineState-Desktop-v0", viewport=(640, 480), scene="control",
                    backend=backend, component=DESKTOP_TYPES[0]).unwrapped
     env.reset(seed=0)
     pids, workdir = _processes_of(backend), backend.workdir
@@ -231,7 +231,7 @@ def test_close_leaves_nothing_behind():
 
     # After a crash (the app killed, then the display too) close still cleans up.
     backend = DesktopBackend((640, 480))
-    env = gym.make("FineState-Desktop-v0", viewport=(640, 480),
+    env = gym.make("FineState-Desktop-v0", viewport=(640, 480), scene="control",
                    backend=backend, component=DESKTOP_TYPES[0]).unwrapped
     obs, info = env.reset(seed=1)
     pids, workdir = _processes_of(backend), backend.workdir

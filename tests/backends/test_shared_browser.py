@@ -58,8 +58,9 @@ def test_envs_of_a_process_share_one_browser_and_keep_their_pixels(env_id):
 
 def test_a_dead_shared_browser_is_reported_by_each_env_and_each_recovers():
     before = descendants(os.getpid())
-    envs = [gym.make("FineState-Web-v0", backend_options={"headless": True}).unwrapped
-            for _ in range(2)]
+    # A screen no other test's env asks for: these two share a browser nobody else uses,
+    # so the one killed below is theirs (other envs of the session live on).
+    envs = [gym.make("FineState-Web-v0", viewport=(1280, 716)).unwrapped for _ in range(2)]
     try:
         started = []
         for env in envs:

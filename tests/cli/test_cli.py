@@ -46,7 +46,7 @@ def test_run_rejects_unknown_options_clearly():
 
 def test_gallery_draws_every_theme(tmp_path):
     out = tmp_path / "gallery.png"
-    result = finestate("gallery", "--out", str(out), "--component", "switch")
+    result = finestate("gallery", "--out", str(out), "--component", "switch", "--scene", "control")
     assert result.returncode == 0, result.stderr
     with Image.open(out) as image:
         from finestate_env.replay.gallery import HEADER, LABEL_WIDTH, TILE
@@ -58,7 +58,8 @@ def test_a_noisy_run_explains_where_the_boxes_and_the_control_disagree(tmp_path)
     out = tmp_path / "noisy"
     result = finestate("run", "--agent", "noisy-oracle", "--sigma-p0", "6", "--sigma-p1", "2",
                        "--episodes", "12", "--seed", "100", "--component",
-                       "table_column,time_picker", "--out", str(out), "--report")
+                       "table_column,time_picker", "--scene", "control", "--out", str(out),
+                       "--report")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert "agent noisy-oracle (σ p0 6 px, σ p1 2 px) · 12 episodes from seed 100" in lines[0]

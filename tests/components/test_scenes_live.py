@@ -34,8 +34,8 @@ from finestate_env.core.schema import Boxes
 from finestate_env.replay.audit import audit_instance, grid
 from finestate_env.replay.probe import probe_points
 
-PAGE_SEEDS = range(3)
-SWEEP = {"web": 120, "mobile": 60, "desktop": 120}
+PAGE_SEEDS = range(2)
+SWEEP = {"web": 90, "mobile": 60, "desktop": 80}
 ENV_IDS = {"web": "FineState-Web-v0", "mobile": "FineState-Mobile-v0",
            "desktop": "FineState-Desktop-v0"}
 

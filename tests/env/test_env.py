@@ -94,7 +94,10 @@ def test_normalized_coordinates():
 
 
 def test_viewport_option():
-    env = gym.make("FineState-Web-v0", viewport="800x600").unwrapped
+    # 800x600 is too small for an app page (the default scene): the error says what fits.
+    with pytest.raises(ValueError, match="1100x700 CSS px.*scene='control'"):
+        gym.make("FineState-Web-v0", viewport="800x600")
+    env = gym.make("FineState-Web-v0", viewport="800x600", scene="control").unwrapped
     try:
         obs, info = env.reset(seed=2)
         assert obs["screenshot"].shape == (600, 800, 3)

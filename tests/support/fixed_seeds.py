@@ -34,7 +34,8 @@ def renderer_versions() -> dict[str, str]:
 
 
 def fingerprints(platform: str) -> list[dict]:
-    env = gym.make(ENV_IDS[platform]).unwrapped
+    # The control alone: what was recorded before pages were the default (issue #16).
+    env = gym.make(ENV_IDS[platform], scene="control").unwrapped
     try:
         cases = []
         for i, component in enumerate(COMPONENTS):

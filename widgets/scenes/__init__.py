@@ -1,10 +1,12 @@
 """Scenes: the page a control is shown in (issue #16; docs/design.md §2, scenes).
 
-Scene "control" (the ablation) shows the control alone, as the env always did.
-Scene "page" shows it in an app page drawn by the project: a template's chrome
+Scene "page" (the default, DEFAULT_SCENE) shows the control in an app page drawn by
+the project: a template's chrome
 (an app bar, a sidebar, headings, body text, drawn icons and images) and, in
 its sections, other live controls of the 23 types, the distractors, some of
-them of the target's own type with other labels.
+them of the target's own type with other labels. Scene "control" (the ablation)
+shows the control alone, as the env did before issue #16: the same seed gives the
+pixels it gave then.
 
 The page is platform-neutral data: geometry in the renderer's own units (CSS
 px), `blocks` that say what to draw and where, the target's slot and each
@@ -46,6 +48,9 @@ from finestate_env.components.base import STAGE_MARGIN, ComponentType, Sample, c
 from finestate_env.core.schema import Instructions, SceneControl, SceneSpec
 
 SCENES = ("control", "page")
+# What every env, `generate`, `curve` and `gallery` show unless told otherwise: the control
+# in an app page; "control" (the control alone) stays for ablations, with its old pixels.
+DEFAULT_SCENE = "page"
 # The platforms whose pages exist (issue #16 builds them one platform at a time).
 PAGE_PLATFORMS = ("web", "mobile", "desktop")
 
@@ -183,7 +188,8 @@ def page_viewport_problem(viewport: tuple[int, int], platform: str = "web") -> s
     least = PAGE_MIN_VIEWPORT[platform]
     if viewport[0] < least[0] or viewport[1] < least[1]:
         return (f"scene='page' lays out a {platform} app page on at least "
-                f"{least[0]}x{least[1]} CSS px; the viewport is {viewport[0]}x{viewport[1]}")
+                f"{least[0]}x{least[1]} CSS px; the viewport is {viewport[0]}x{viewport[1]} "
+                f"(scene='control' shows the control alone on any viewport)")
     return None
 
 
