@@ -72,11 +72,20 @@ FineState.define("zoom_pan", (host, params, state, kit) => {
     plane.style.top = `${pan[1] * grid - offset[1]}px`;
   }
   const clamp = (value, limit) => Math.min(limit, Math.max(-limit, value));
+  // Whole cells in a drag of d CSS px: round(d / grid), halves up. A half cell
+  // is a whole number of screenshot pixels when the grid is even at scale 3 (72
+  // px for 1.5 cells of 16 px), so a tie falls on a pixel that the box scan
+  // visits, and sub-ulp noise decides it: Chromium hands a touch's coordinates
+  // over as float32 (742 / 3 -> 247.33334350585938), where boxes(goal) divides
+  // exact doubles (814 / 3 - 742 / 3 is 23.99999999999997, not 24). The drag is
+  // therefore taken to 1/256 CSS px first: far finer than any screen's pixel,
+  // far coarser than that noise, so both see the same exact tie.
+  const cells = (d) => Math.round(Math.round(d * 256) / 256 / grid);
   // The one mapping from a press at p0 and a pointer at (x, y) to a pan, for a
   // map that showed `base` at the press: used by the handlers and by boxes(goal).
   function panAt(p0, x, y, base) {
-    return [clamp(base[0] + Math.round((x - p0[0]) / grid), reach[0]) + 0,
-            clamp(base[1] + Math.round((y - p0[1]) / grid), reach[1]) + 0];
+    return [clamp(base[0] + cells(x - p0[0]), reach[0]) + 0,
+            clamp(base[1] + cells(y - p0[1]), reach[1]) + 0];
   }
   const follow = (event) => { pan = panAt(p0, event.clientX, event.clientY, before); show(); };
   kit.onDrag(map, {
