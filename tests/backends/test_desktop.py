@@ -32,7 +32,9 @@ BLANK = (1.0, 1.0)  # the stage margin: no control is ever placed there
 
 @pytest.fixture(scope="module")
 def env():
-    env = gym.make("FineState-Desktop-v0").unwrapped
+    # The control alone: these tests are about each Qt type; desktop pages, the default
+    # scene, run the same checks in tests/components/test_scenes_live.py.
+    env = gym.make("FineState-Desktop-v0", scene="control").unwrapped
     yield env
     env.close()
 

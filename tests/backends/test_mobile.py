@@ -34,8 +34,10 @@ TAP_FRINGE = 11
 
 @pytest.fixture(scope="module")
 def env():
-    """One phone for the whole module: each test picks its type per reset."""
-    env = gym.make("FineState-Mobile-v0", render_mode="rgb_array").unwrapped
+    """One phone for the whole module: each test picks its type per reset. The control
+    alone: these tests are about each type on a phone (touch, boxes, audit); phone pages,
+    the default scene, run the same checks in tests/components/test_scenes_live.py."""
+    env = gym.make("FineState-Mobile-v0", render_mode="rgb_array", scene="control").unwrapped
     yield env
     env.close()
 
