@@ -62,6 +62,19 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class _SceneOptional(_Model):
+    """A model with a `scene` that is left out of every dump when None: a lone control's
+    file lines and ids (digests of those dumps) stay what they were before scenes."""
+
+    @model_serializer(mode="wrap")
+    def _without_absent_scene(self, handler: SerializerFunctionWrapHandler,
+                              info: SerializationInfo) -> dict[str, Any]:
+        data = handler(self)
+        if self.scene is None:
+            data.pop("scene", None)
+        return data
+
+
 class Size(_Model):
     width: int = Field(gt=0)
     height: int = Field(gt=0)
@@ -119,7 +132,7 @@ class SceneSpec(_Model):
     distractors: list[SceneControl]
 
 
-class LiveSpec(_Model):
+class LiveSpec(_SceneOptional):
     """Everything needed to rebuild an instance live, exactly."""
 
     component: str
@@ -134,14 +147,6 @@ class LiveSpec(_Model):
     # of every dump when None, so that a control instance's file lines and its id (a
     # digest of this block) are what they were before scenes existed.
     scene: SceneSpec | None = None
-
-    @model_serializer(mode="wrap")
-    def _without_absent_scene(self, handler: SerializerFunctionWrapHandler,
-                              info: SerializationInfo) -> dict[str, Any]:
-        data = handler(self)
-        if self.scene is None:
-            data.pop("scene", None)
-        return data
 
     def renderer_spec(self) -> dict[str, Any]:
         """What a renderer is handed (stage.js, the Qt app, the adb page driver):
@@ -180,7 +185,7 @@ class SceneRecord(_Model):
     distractors: list[SceneDistractor]
 
 
-class Instance(_Model):
+class Instance(_SceneOptional):
     id: str
     platform: Platform
     component: str
@@ -204,14 +209,6 @@ class Instance(_Model):
     source: SourceRecord | None = None  # imported records: the record as given
     # A page scene's record as measured (None, and left out of dumps, for a lone control).
     scene: SceneRecord | None = None
-
-    @model_serializer(mode="wrap")
-    def _without_absent_scene(self, handler: SerializerFunctionWrapHandler,
-                              info: SerializationInfo) -> dict[str, Any]:
-        data = handler(self)
-        if self.scene is None:
-            data.pop("scene", None)
-        return data
 
     @model_validator(mode="after")
     def _pixels_or_normalised(self) -> Instance:

@@ -29,6 +29,8 @@ def test_same_instance_ids(platform, now):
 def test_same_pixels(platform, now):
     installed, recorded_with = renderer_versions()[platform], RECORDED["renderers"][platform]
     if installed != recorded_with:
+        # The ids above still compare; pixel hashes only mean something against the same
+        # rasteriser (tests/support/fixed_seeds.py says how to record them again).
         pytest.skip(f"the pixels were recorded with {recorded_with}; this machine renders "
                     f"with {installed}, whose font rasterisation may differ")
     recorded = {c["component"]: c["sha256"] for c in RECORDED["cases"]
