@@ -3,9 +3,10 @@
 Every command Playwright relays passes through its node driver: measured here,
 ~240 us for a trivial command and ~420 us for a mouse event, pipelined or not.
 The same commands on a WebSocket of our own to the page's DevTools endpoint
-cost ~50 us and ~120 us. Gestures, probes and screenshots are nearly all CDP
-input and capture, so they take this way; Playwright keeps what it is good at
-(launching, routing requests, evaluating script, crash events).
+cost ~50 us and ~120 us, and a page script call ~1 ms of CPU (all processes)
+against ~4. Gestures, probes, screenshots and the page's own calls (render,
+read-back) take this way; Playwright keeps what it is good at (launching,
+routing requests, crash events, `evaluate` for tests and tools).
 
 Chromium handles one connection's commands in order, so commands can be sent
 back to back and their replies collected afterwards (`send_pipelined`).
@@ -85,14 +86,20 @@ class CdpChannel:
         return [replies[index].get("result", {}) for index in range(len(commands))]
 
     def evaluate(self, expression: str) -> Any:
-        """The JSON value of a page script expression (synchronous, main world)."""
+        """The JSON value of a page script expression (main world); a promise is awaited."""
         reply = self.send("Runtime.evaluate", {"expression": expression,
-                                               "returnByValue": True})
+                                               "returnByValue": True, "awaitPromise": True})
         if "exceptionDetails" in reply:
             details = reply["exceptionDetails"]
             raise CdpError(f"{expression}: "
                            f"{details.get('exception', {}).get('description') or details['text']}")
         return reply["result"].get("value")
+
+    def call(self, function: str, arg: Any) -> Any:
+        """The JSON value of page script `function` (its source) called with `arg`, which
+        travels as JSON: what Playwright's page.evaluate(function, arg) does for JSON
+        values, without the round trip through its driver (~4 ms of CPU against ~1)."""
+        return self.evaluate(f"({function})({json.dumps(arg, allow_nan=False)})")
 
     def close(self) -> None:
         with contextlib.suppress(Exception):  # closing a dead connection must still finish

@@ -9,15 +9,21 @@ from __future__ import annotations
 import json
 import logging
 import os
+import queue
 import shutil
 import threading
 import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, wait
 from pathlib import Path
+from typing import TypeVar
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Playwright, sync_playwright
 
 from finestate_env.backends.scratch import make_scratch_dir
+
+T = TypeVar("T")
 
 # Quiet and offline-safe: no background traffic, no first-run UI, no GPU.
 LAUNCH_ARGS = (
@@ -79,12 +85,16 @@ class _Driver:
     Playwright's sync API cannot start a second driver while one runs in the
     same process, and one driver serves many browsers; it stops when the last
     user releases it.
+
+    The sync API also belongs to the thread that started the driver (its owner).
+    Backends stepped from other threads (env/vector.py) talk to their pages over
+    DevTools connections of their own, and hand their rare Playwright calls
+    (start, close, a liveness check) to the owner through `call`, which the owner
+    runs while it waits for those threads in `serve_until`.
     """
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._playwright: Playwright | None = None
-        self._users = 0
+        self._forget()
         # A forked child (Gymnasium's AsyncVectorEnv forks by default) inherits the
         # parent's driver object, whose pipes and event loop belong to the parent: using
         # it hangs. The child forgets it (never stops it) and starts its own.
@@ -92,15 +102,47 @@ class _Driver:
 
     def _forget(self) -> None:
         self._lock = threading.Lock()
-        self._playwright = None
+        self._playwright: Playwright | None = None
         self._users = 0
+        self._owner: int | None = None
+        self._serving = False
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
 
     def acquire(self) -> Playwright:
         with self._lock:
             if self._playwright is None:
                 self._playwright = sync_playwright().start()
+                self._owner = threading.get_ident()
             self._users += 1
             return self._playwright
+
+    def call(self, fn: Callable[[], T]) -> T:
+        """`fn()`, run on the owner thread when it is serving other threads' calls."""
+        if not self._serving or threading.get_ident() == self._owner:
+            return fn()
+        job: Future = Future()
+        self._jobs.put((fn, job))
+        return job.result()
+
+    def serve_until(self, futures: Sequence[Future]) -> None:
+        """On the owner thread: run the calls other threads hand over until `futures` end."""
+        if threading.get_ident() != self._owner:
+            wait(futures)  # no driver of ours here (or another owner): nothing to serve
+            return
+        for future in futures:
+            future.add_done_callback(lambda _: self._jobs.put(None))  # wakes the loop
+        self._serving = True
+        try:
+            while not all(future.done() for future in futures):
+                item = self._jobs.get()
+                if item is not None:
+                    fn, job = item
+                    try:
+                        job.set_result(fn())
+                    except BaseException as exc:  # the caller's to raise
+                        job.set_exception(exc)
+        finally:
+            self._serving = False
 
     def release(self) -> None:
         with self._lock:

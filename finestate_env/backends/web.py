@@ -24,7 +24,13 @@ from playwright.sync_api import Error as PlaywrightError
 from finestate_env import components
 from finestate_env.backends.base import Backend, BackendCrashed, Rendered
 from finestate_env.backends.cdp import CdpChannel, CdpConnectionLost, CdpError
-from finestate_env.backends.chromium import BROWSERS, LAUNCH_ARGS, SharedBrowser, find_chromium
+from finestate_env.backends.chromium import (
+    BROWSERS,
+    DRIVER,
+    LAUNCH_ARGS,
+    SharedBrowser,
+    find_chromium,
+)
 from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
 
 WEB_ROOT = Path(components.__file__).parent / "web"
@@ -65,8 +71,10 @@ class WebBackend(Backend):
 
     # -- lifecycle ---------------------------------------------------------
     def start(self) -> None:
-        if self._page is not None:
-            return
+        if self._page is None:
+            DRIVER.call(self._start)  # Playwright's, so its owner thread's (chromium._Driver)
+
+    def _start(self) -> None:
         self._crashed = None
         launch = {"executable_path": self.chromium or find_chromium(self.headless),
                   "headless": self.headless, "args": self._launch_args(),
@@ -109,6 +117,9 @@ class WebBackend(Backend):
         """Called once the stage page has loaded, before the first render."""
 
     def close(self) -> None:
+        DRIVER.call(self._close)
+
+    def _close(self) -> None:
         if self._cdp is not None:
             self._cdp.close()
         if self._page is not None and not self._dead():
@@ -175,7 +186,7 @@ class WebBackend(Backend):
 
     def _page_alive(self) -> bool:
         try:
-            self._page.evaluate("1")
+            DRIVER.call(lambda: self._page.evaluate("1"))
             return True
         except PlaywrightError:
             return False
@@ -188,9 +199,12 @@ class WebBackend(Backend):
 
     # -- the interface -----------------------------------------------------
     def render(self, spec: LiveSpec) -> Rendered:
+        # Over our own connection (cdp.py): the stage page loaded every asset at start, so
+        # a render needs no request, and none waits for Playwright's route handler (run
+        # only while the owner thread is inside a Playwright call).
         self.ensure_alive()
         self._park_pointer()
-        result = self._call("render", lambda: self._page.evaluate(
+        result = self._call("render", lambda: self._cdp.call(
             "spec => FineState.prepare(spec)", spec.renderer_spec()))
         boxes = BoxSet(current=Boxes(**result["current"]), target=Boxes(**result["target"]))
         scene = result.get("distractors") or {"states": [], "locs": []}
@@ -201,7 +215,7 @@ class WebBackend(Backend):
     def render_current(self, spec: LiveSpec) -> tuple[Boxes, Any]:
         self.ensure_alive()
         self._park_pointer()
-        result = self._call("render", lambda: self._page.evaluate(
+        result = self._call("render", lambda: self._cdp.call(
             "spec => FineState.prepareCurrent(spec)", spec.renderer_spec()))
         return Boxes(**result["current"]), result["state"]
 
@@ -220,7 +234,7 @@ class WebBackend(Backend):
                 commands.append(PROBE_KEY_UP)  # one release for the batch: keys do not repeat
                 self._pointer_moved = True
                 self._call("probes", lambda batch=commands: self._cdp.send_pipelined(batch))
-                states += self._call("probe read-back", lambda: self._page.evaluate(
+                states += self._call("probe read-back", lambda: self._cdp.evaluate(
                     "FineState.takeProbes()"))
         self._park_pointer()  # as after a render: no hover left on the restored control
         if len(states) != len(p1_points):
@@ -231,13 +245,13 @@ class WebBackend(Backend):
     @contextmanager
     def _probing(self, spec: LiveSpec) -> Iterator[None]:
         """The page records probes of `spec` (shown in its current state) meanwhile."""
-        self._call("probe set-up", lambda: self._page.evaluate(
+        self._call("probe set-up", lambda: self._cdp.call(
             "spec => FineState.startProbing(spec)", spec.renderer_spec()))
         try:
             yield
         finally:
             if self._page is not None:
-                self._call("probe clean-up", lambda: self._page.evaluate("FineState.stopProbing()"))
+                self._call("probe clean-up", lambda: self._cdp.evaluate("FineState.stopProbing()"))
 
     def screenshot(self) -> np.ndarray:
         # CDP's captureScreenshot with optimizeForSpeed is ~2x faster than
@@ -282,15 +296,15 @@ class WebBackend(Backend):
             self._pointer_moved = False
 
     def read_state(self) -> Any:
-        return self._call("state read-back", lambda: self._page.evaluate("FineState.state()"))
+        return self._call("state read-back", lambda: self._cdp.evaluate("FineState.state()"))
 
     def read_distractors(self) -> list[Any]:
         return self._call("distractor read-back",
-                          lambda: self._page.evaluate("FineState.distractorStates()"))
+                          lambda: self._cdp.evaluate("FineState.distractorStates()"))
 
     def evaluate(self, script: str, arg: Any = None) -> Any:
         """Run page script (for tests and tools; the env never uses it to set state)."""
-        return self._call("evaluate", lambda: self._page.evaluate(script, arg))
+        return self._call("evaluate", lambda: DRIVER.call(lambda: self._page.evaluate(script, arg)))
 
     def __repr__(self) -> str:
         return f"WebBackend(viewport={self.viewport!r}, running={self._page is not None})"
