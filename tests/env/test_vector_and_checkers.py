@@ -1,6 +1,7 @@
 """What RL libraries rely on, with the real libraries: Gymnasium's own check_env on the raw
-env, its vector envs (sync, async with and without shared memory) giving exactly what a
-single env gives, one type per info key, and the shared contract checker's --rl part."""
+env, its vector envs (sync, async with and without shared memory) and the ids' own
+(make_vec's default for the web and the phone) giving exactly what a single env gives,
+one type per info key, and the shared contract checker's --rl part."""
 
 from __future__ import annotations
 
@@ -26,11 +27,15 @@ CONTRACT_CHECKER = Path(os.environ.get(
 # follows a terminal step (its worker clears the autoreset flag only on the shared-memory
 # path), so the next step resets instead of acting; with SAME_STEP autoreset, the mode
 # the README recommends for one-gesture episodes, nothing is left pending.
+# Each mode: make_vec's vectorization_mode, its vector_kwargs, and kwargs of make_vec
+# itself ("native" is the ids' own vector env, env/vector.py, which takes its options so).
 VECTOR_MODES = {
-    "sync": ("sync", {}),
-    "async-shared-memory": ("async", {"shared_memory": True}),
+    "sync": ("sync", {}, {}),
+    "async-shared-memory": ("async", {"shared_memory": True}, {}),
     "async-pipes-same-step": ("async", {"shared_memory": False,
-                                        "autoreset_mode": gym.vector.AutoresetMode.SAME_STEP}),
+                                        "autoreset_mode": gym.vector.AutoresetMode.SAME_STEP}, {}),
+    "native": (None, {}, {}),
+    "native-same-step": (None, {}, {"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP}),
 }
 SEED = 500  # type i is shown with seeds SEED + 2i (env 0) and SEED + 2i + 1 (env 1)
 
@@ -118,15 +123,30 @@ def test_vector_env_gives_what_single_envs_give_web(mode, single_web):
     _check_vector("FineState-Web-v0", mode, single_web)
 
 
-@pytest.mark.parametrize("env_id", ["FineState-Mobile-v0", "FineState-Desktop-v0"])
-def test_async_shared_memory_gives_what_single_envs_give(env_id):
-    _check_vector(env_id, "async-shared-memory", _single_env_episodes(env_id))
+@pytest.mark.parametrize(("env_id", "mode"), [("FineState-Mobile-v0", "async-shared-memory"),
+                                             ("FineState-Mobile-v0", "native-same-step"),
+                                             ("FineState-Desktop-v0", "async-shared-memory")])
+def test_other_platforms_vector_envs_give_what_single_envs_give(env_id, mode, single_episodes):
+    _check_vector(env_id, mode, single_episodes(env_id))
+
+
+@pytest.fixture(scope="module")
+def single_episodes():
+    """A single env's episodes per env id, made once for the vector modes that need them."""
+    cache: dict[str, dict] = {}
+
+    def episodes(env_id: str) -> dict:
+        if env_id not in cache:
+            cache[env_id] = _single_env_episodes(env_id)
+        return cache[env_id]
+
+    return episodes
 
 
 def _check_vector(env_id: str, mode: str, single: dict) -> None:
-    vectorization_mode, vector_kwargs = VECTOR_MODES[mode]
+    vectorization_mode, vector_kwargs, kwargs = VECTOR_MODES[mode]
     vec = gym.make_vec(env_id, num_envs=2, vectorization_mode=vectorization_mode,
-                       vector_kwargs=vector_kwargs)
+                       vector_kwargs=vector_kwargs, **kwargs)
     try:
         for i, component in enumerate(TYPE_NAMES):
             seeds = [SEED + 2 * i, SEED + 2 * i + 1]

@@ -1,0 +1,148 @@
+"""The web and phone envs' own vector env: N envs of one process stepped at the same time.
+
+`gym.make_vec("FineState-Web-v0", num_envs=N)` builds it (the ids' `vector_entry_point`).
+Its N envs share one browser, each with a page and so a renderer process of its own
+(backends/chromium.py, SharedBrowser), like `vectorization_mode="sync"`; unlike sync, a
+step sends every env's gesture at once, one thread per env, so that one env's renderer
+draws while another's screenshot is decoded and a third's gesture is handled. Each env
+talks to its page over a DevTools connection of its own (backends/cdp.py), whose
+blocking socket reads release the GIL; the few Playwright calls (starting or
+restarting a browser or page) run on the thread that made the vector env, as
+Playwright's sync API requires (chromium._Driver).
+
+Everything else is what `gymnasium.vector.SyncVectorEnv` does, which this subclasses:
+the same batched spaces, infos, autoreset modes (NEXT_STEP by default, SAME_STEP and
+DISABLED), `reset_mask`, `call`, `get_attr` and `set_attr`, and env i of it gives what
+a single env made with the same arguments and seed i gives (tests/env/test_vector_env.py).
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
+from copy import deepcopy
+from functools import partial
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, SyncVectorEnv
+from gymnasium.vector.utils import concatenate, iterate
+
+from finestate_env.backends.chromium import DRIVER
+from finestate_env.backends.web import WebBackend
+from finestate_env.env.environment import FineStateEnv
+
+
+class ConcurrentVectorEnv(SyncVectorEnv):
+    """N `FineStateEnv`s of one process whose resets and steps run concurrently."""
+
+    def __init__(self, num_envs: int, *,
+                 autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+                 copy: bool = True, **env_kwargs: Any) -> None:
+        if int(num_envs) < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs!r}")
+        super().__init__([partial(FineStateEnv, **env_kwargs)] * int(num_envs), copy=copy,
+                         autoreset_mode=autoreset_mode)
+        # Only the Chromium backends are known to be safe to drive from threads; any
+        # other (adb, say) steps its envs one after the other, as sync does.
+        self.concurrent = all(isinstance(env.backend, WebBackend) for env in self.envs)
+        self._threads = ThreadPoolExecutor(self.num_envs, thread_name_prefix="finestate-env")
+        self._start_backends()
+
+    def _start_backends(self) -> None:
+        # On this thread, the driver's owner: a backend that is not running, or whose
+        # browser died, (re)starts here, not in a worker thread.
+        for env in self.envs:
+            backend = env.backend
+            (backend.ensure_alive if isinstance(backend, WebBackend) else backend.start)()
+
+    def _each(self, work: list) -> list:
+        """Run work[i]() for every env i at once (None: nothing for env i); their results.
+
+        Waits for every env before raising the first error, so that no env is left
+        half-way through a step.
+        """
+        if not self.concurrent:
+            return [None if fn is None else fn() for fn in work]
+        self._start_backends()
+        futures: dict[int, Future] = {i: self._threads.submit(fn) for i, fn in enumerate(work)
+                                      if fn is not None}
+        DRIVER.serve_until(list(futures.values()))
+        return [futures[i].result() if i in futures else None for i in range(self.num_envs)]
+
+    def reset(self, *, seed: int | list[int | None] | None = None,
+              options: dict[str, Any] | None = None):
+        if seed is None:
+            seed = [None] * self.num_envs
+        elif isinstance(seed, int):
+            seed = [seed + i for i in range(self.num_envs)]
+        if len(seed) != self.num_envs:
+            raise ValueError(f"{len(seed)} seeds for {self.num_envs} envs")
+        options = dict(options or {})
+        mask = options.pop("reset_mask", None)
+        if mask is None:
+            mask = np.ones(self.num_envs, dtype=np.bool_)
+        elif not (isinstance(mask, np.ndarray) and mask.shape == (self.num_envs,)
+                  and mask.dtype == np.bool_ and mask.any()):
+            raise ValueError(f"options['reset_mask'] must be a bool array of shape "
+                             f"({self.num_envs},) with at least one True, got {mask!r}")
+        self._terminations[mask] = False
+        self._truncations[mask] = False
+        self._autoreset_envs[mask] = False
+        results = self._each([partial(env.reset, seed=s, options=options or None) if m else None
+                              for env, s, m in zip(self.envs, seed, mask, strict=True)])
+        infos: dict[str, Any] = {}
+        for i, result in enumerate(results):
+            if result is not None:
+                self._env_obs[i], env_info = result
+                infos = self._add_info(infos, env_info, i)
+        self._observations = concatenate(self.single_observation_space, self._env_obs,
+                                         self._observations)
+        return deepcopy(self._observations) if self.copy else self._observations, infos
+
+    def step(self, actions):
+        actions = list(iterate(self.action_space, actions))
+        if len(actions) != self.num_envs:
+            raise ValueError(f"{len(actions)} actions for {self.num_envs} envs")
+        results = self._each([partial(self._step_one, i, action)
+                              for i, action in enumerate(actions)])
+        infos: dict[str, Any] = {}
+        for i, (obs, reward, terminated, truncated, env_info, final) in enumerate(results):
+            self._env_obs[i] = obs
+            self._rewards[i], self._terminations[i], self._truncations[i] = (
+                reward, terminated, truncated)
+            if final is not None:
+                infos = self._add_info(infos, final, i)
+            infos = self._add_info(infos, env_info, i)
+        self._observations = concatenate(self.single_observation_space, self._env_obs,
+                                         self._observations)
+        self._autoreset_envs = np.logical_or(self._terminations, self._truncations)
+        return (deepcopy(self._observations) if self.copy else self._observations,
+                np.copy(self._rewards), np.copy(self._terminations),
+                np.copy(self._truncations), infos)
+
+    def _step_one(self, i: int, action: Any) -> tuple:
+        """What SyncVectorEnv.step does for env i, in env i's thread."""
+        env = self.envs[i]
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP and self._autoreset_envs[i]:
+            obs, info = env.reset()
+            return obs, 0.0, False, False, info, None
+        if self.autoreset_mode == AutoresetMode.DISABLED and self._autoreset_envs[i]:
+            raise RuntimeError(f"env {i} ended its episode: with autoreset_mode DISABLED, "
+                               "reset it (options={'reset_mask': ...}) before stepping it")
+        obs, reward, terminated, truncated, info = env.step(action)
+        final = None
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and (terminated or truncated):
+            final = {"final_obs": obs, "final_info": info}
+            obs, info = env.reset()
+        return obs, reward, terminated, truncated, info, final
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self._threads.shutdown(wait=True)
+        super().close_extras(**kwargs)
+
+
+def make_vector_env(num_envs: int = 1, **kwargs: Any) -> ConcurrentVectorEnv:
+    """The ids' `vector_entry_point`: `gym.make_vec(ID, num_envs, **kwargs)` lands here, with
+    the id's own kwargs (its platform) and the caller's; `autoreset_mode` and `copy` are the
+    vector env's, the rest each env's."""
+    return ConcurrentVectorEnv(num_envs, **kwargs)
