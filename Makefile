@@ -41,7 +41,8 @@ bench: install
 	$(PY) -m finestate_env.cli.peer_bench --rounds 4 --episodes 40 --out bench-miniwob.json
 	# A short soak: memory over 1,500 episodes in one env (make soak runs the long ones).
 	$(PY) -m finestate_env.cli.soak --episodes 1500 --out bench-soak.json
-	# Envs of one process share a browser: memory and episodes/s at 1, 2, 4, 8 envs.
+	# Envs of one process share a browser: memory and episodes/s at 1, 2, 4, 8 envs, make_vec's
+	# own vector env (envs stepped at the same time) beside sync (one after the other).
 	$(PY) -m finestate_env.cli.vector_bench --steps 40 --out bench-vector.json
 	$(PY) -m finestate_env.cli.vector_bench --env FineState-Mobile-v0 --steps 10 --out bench-vector-mobile.json
 	# Lone controls beside app pages: speed, and what locating the named control asks.

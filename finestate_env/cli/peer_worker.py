@@ -7,6 +7,7 @@ whole process tree (the browser and its driver included), for the timed loop onl
 
     python peer_worker.py --peer miniwob --episodes 40
     python peer_worker.py --peer finestate --episodes 40
+    python peer_worker.py --peer finestate-vector --episodes 40 --envs 4
 """
 
 from __future__ import annotations
@@ -60,13 +61,16 @@ def miniwob_episodes():
 
 
 def finestate_episodes():
-    """FineState-Web-v0's slider: reset, then the oracle's drag; screenshot observations."""
+    """FineState-Web-v0's slider: reset, then the oracle's drag; screenshot observations.
+
+    The slider alone on its page (scene "control"), like MiniWoB++'s one-widget task;
+    `make bench`'s scene_bench sets app pages, the default scene, beside it."""
     import gymnasium
     import numpy as np
 
     import finestate_env  # noqa: F401 (registers the ids)
 
-    env = gymnasium.make("FineState-Web-v0", component="slider")
+    env = gymnasium.make("FineState-Web-v0", component="slider", scene="control")
 
     def centre(box):
         return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2], dtype=np.float32)
@@ -79,12 +83,42 @@ def finestate_episodes():
     return env, episode
 
 
+def finestate_vector_episodes(num_envs: int):
+    """make_vec("FineState-Web-v0") of `num_envs` sliders, the ids' own vector env (its
+    envs step at the same time, sharing one browser): a vector step is one episode per
+    env (autoreset SAME_STEP), so `episode` runs one vector step per `num_envs` calls."""
+    import gymnasium
+    import numpy as np
+
+    import finestate_env  # noqa: F401 (registers the ids)
+
+    envs = gymnasium.make_vec("FineState-Web-v0", num_envs=num_envs, component="slider",
+                              scene="control",
+                              autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP)
+    infos = envs.reset(seed=0)[1]
+
+    def centres(boxes):
+        return np.array([[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2] for b in boxes], np.float32)
+
+    def episode(seed: int) -> None:
+        nonlocal infos
+        if seed % num_envs == 0:
+            current = infos["boxes"]["current"]
+            infos = envs.step({"p0": centres(current["now"]), "p1": centres(current["goal"])})[4]
+
+    return envs, episode
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--peer", choices=("miniwob", "finestate"), required=True)
+    parser.add_argument("--peer", choices=("miniwob", "finestate", "finestate-vector"),
+                        required=True)
     parser.add_argument("--episodes", type=int, default=40)
+    parser.add_argument("--envs", type=int, default=4, help="finestate-vector's envs; "
+                        "--episodes should be a multiple of it")
     args = parser.parse_args()
-    env, episode = (miniwob_episodes if args.peer == "miniwob" else finestate_episodes)()
+    env, episode = (miniwob_episodes() if args.peer == "miniwob" else finestate_episodes()
+                    if args.peer == "finestate" else finestate_vector_episodes(args.envs))
     try:
         for seed in range(3):  # warm-up: browser start, first page load
             episode(10_000 + seed)

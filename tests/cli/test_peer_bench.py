@@ -23,6 +23,16 @@ def test_the_worker_times_real_episodes_of_ours():
     assert report["cpu_ms_per_episode"] > 5
 
 
+def test_the_worker_times_our_vector_env_by_episodes():
+    result = subprocess.run([sys.executable, str(WORKER), "--peer", "finestate-vector",
+                             "--episodes", "4", "--envs", "2"], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["peer"] == "finestate-vector" and report["episodes"] == 4
+    assert report["cpu_ms_per_episode"] > 5
+
+
 def test_tree_cpu_counts_children():
     # The child burns a fixed 300 ms of its own CPU, then idles: on a busy machine it
     # takes longer to burn, never less, so the test does not depend on load.
@@ -62,6 +72,8 @@ def test_vector_bench_runs_the_oracle_on_shared_browser_envs(tmp_path):
     out = tmp_path / "vector.json"
     assert main(["--envs", "1,2", "--steps", "3", "--out", str(out)]) == 0
     rows = json.loads(out.read_text())["rows"]
-    assert [r["envs"] for r in rows] == [1, 2]
+    assert [(r["envs"], r["mode"], r["vector_env"]) for r in rows] == [
+        (1, "default", "ConcurrentVectorEnv"), (1, "sync", "SyncVectorEnv"),
+        (2, "default", "ConcurrentVectorEnv"), (2, "sync", "SyncVectorEnv")]
     assert all(r["success_rate"] == 1.0 for r in rows)
-    assert "pss_per_extra_env_mib" in rows[1]
+    assert all("pss_per_extra_env_mib" in r for r in rows[2:])
