@@ -30,8 +30,11 @@ run: install
 	  --episodes $(NOISY_EPISODES) --seed 0 --out out/noisy-oracle --report
 
 # pytest exits 5 when it collects no test: that is a broken suite, not a pass.
+# One worker per core (pytest-xdist): a test drives one browser or display at a time and
+# keeps about one core busy; worksteal evens out the long tests at the end.
+TEST_WORKERS ?= auto
 test: install
-	@$(PY) -m pytest -q; rc=$$?; \
+	@$(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; \
 	exit $$rc
 
