@@ -50,15 +50,18 @@ bench: install
 	$(PY) -m finestate_env.cli.vector_bench --env FineState-Mobile-v0 --steps 10 --out bench-vector-mobile.json
 	# Lone controls beside app pages: speed, and what locating the named control asks.
 	$(PY) -m finestate_env.cli.scene_bench --episodes 230 --out bench-scenes.json
-	$(PY) -m finestate_env.cli.bench --episodes 40 --out bench.json
+	# Per type: lone controls (with the box audit and replay), then pages, the default scene.
+	$(PY) -m finestate_env.cli.bench --scene control --episodes 40 --out bench.json
 	$(PY) -m finestate_env.cli.bench --scene page --episodes 20 --audit-density 0 --replay-instances 0 --out bench-page.json
-	$(PY) -m finestate_env.cli.bench --env FineState-Desktop-v0 --episodes 40 --out bench-desktop.json
-	$(PY) -m finestate_env.cli.bench --env FineState-Mobile-v0 --episodes 20 --out bench-mobile.json
+	$(PY) -m finestate_env.cli.bench --env FineState-Desktop-v0 --scene control --episodes 40 --out bench-desktop.json
+	$(PY) -m finestate_env.cli.bench --env FineState-Mobile-v0 --scene control --episodes 20 --out bench-mobile.json
 	# The adb backend against the stand-in device: the host side's cost, not a real phone's.
 	$(PY) tests/support/adb_standin.py -- $(PY) -m finestate_env.cli.bench --env FineState-Mobile-v0 \
 	  --backend adb --backend-options '{"serial": "{serial}", "adb_port": {adb_port}}' \
 	  --episodes 5 --component slider,switch,date_picker,drag_reorder --audit-density 2 \
 	  --replay-instances 0 --out bench-adb.json
+	# Every figure beside its target, from the files above (bench-summary.json).
+	$(PY) -m finestate_env.cli.bench_summary
 
 # Memory over long runs: PSS at the end within 50 MiB of PSS after 500 episodes, no failed
 # episode, no process left (each run exits 1 otherwise). About 20 min for the web.

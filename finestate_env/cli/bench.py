@@ -1,9 +1,10 @@
 """`make bench`: how fast and how big the live env is, per component type.
 
 Prints a table and writes JSON. Figures: median reset and step (ms), episodes
-per second (reset + step, each with its screenshot at the env's viewport), box
-audit probes per second (each a real gesture plus read-back), and the memory
-of the env's process plus its browser.
+per second (reset + step, each with its screenshot at the env's viewport), CPU
+per episode of the process tree (the browser's processes included), box audit
+probes per second (each a real gesture plus read-back), and the memory of the
+env's process plus its browser.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import gymnasium as gym
 from finestate_env import components
 from finestate_env.agents.scripted import OracleAgent
 from finestate_env.backends.processes import descendants, memory_kib
+from finestate_env.cli.peer_worker import tree_cpu_ms
 from finestate_env.components import scenes
 from finestate_env.replay.audit import audit_instance
 
@@ -35,7 +37,7 @@ def bench_component(component: str, episodes: int, viewport: str,
     try:
         obs, info = env.reset(seed=10_000)  # warm-up: browser start, first page load
         env.step(agent.act(obs, info))
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), tree_cpu_ms(os.getpid())
         successes = 0
         for seed in range(episodes):
             t0 = time.perf_counter()
@@ -50,6 +52,7 @@ def bench_component(component: str, episodes: int, viewport: str,
                               *(("step." + k, v) for k, v in step_info["timings"].items())]:
                 phases.setdefault(phase, []).append(ms)
         elapsed = time.perf_counter() - started
+        cpu = tree_cpu_ms(os.getpid()) - cpu
         memory = memory_kib({os.getpid(), *descendants(os.getpid())})
         env.reset(seed=episodes)
         audit = (audit_instance(env.backend, env.instance, density=audit_density,
@@ -61,6 +64,9 @@ def bench_component(component: str, episodes: int, viewport: str,
         "reset_ms_median": round(statistics.median(resets), 2),
         "step_ms_median": round(statistics.median(steps), 2),
         "episodes_per_s": round(episodes / elapsed, 2),
+        # CPU of this process and everything it started (browser, renderer, GPU process,
+        # driver; the display and app on the desktop) per episode.
+        "cpu_ms_per_episode": round(cpu / episodes, 1),
         "phases_ms_median": {k: round(statistics.median(v), 2) for k, v in sorted(phases.items())},
         "memory_mib": {k: round(v / 1024, 1) for k, v in memory.items()},
         "audit_probes_per_s": round(audit.probes_per_second, 1) if audit else None,
@@ -143,20 +149,22 @@ def main(argv: list[str] | None = None) -> int:
     names = [n for n in names if n in offered]
     rows = []
     print(f"{'component':<16}{'reset ms':>10}{'step ms':>10}{'episodes/s':>12}"
-          f"{'probes/s':>10}{'peak RSS MiB':>14}{'PSS MiB':>10}")
+          f"{'CPU ms/ep':>11}{'probes/s':>10}{'peak RSS MiB':>14}{'PSS MiB':>10}")
     for name in names:
         row = bench_component(name, args.episodes, args.viewport, args.env,
                               args.audit_density, backend, args.scene)
         rows.append(row)
         print(f"{name:<16}{row['reset_ms_median']:>10.1f}{row['step_ms_median']:>10.1f}"
-              f"{row['episodes_per_s']:>12.1f}{_figure(row['audit_probes_per_s']):>10}"
+              f"{row['episodes_per_s']:>12.1f}{row['cpu_ms_per_episode']:>11.0f}"
+              f"{_figure(row['audit_probes_per_s']):>10}"
               f"{row['memory_mib']['peak_rss']:>14.0f}"
               f"{row['memory_mib']['pss']:>10.0f}")
     overall = statistics.median(r["episodes_per_s"] for r in rows)
+    cpu = statistics.median(r["cpu_ms_per_episode"] for r in rows)
     audited = [r["audit_probes_per_s"] for r in rows if r["audit_probes_per_s"] is not None]
     probes = statistics.median(audited) if audited else None
     print(f"median over types: {overall:.1f} episodes/s at {args.viewport}, "
-          f"{_figure(probes)} audit probes/s")
+          f"{cpu:.0f} ms CPU per episode, {_figure(probes)} audit probes/s")
     replayed = None
     if args.replay_instances > 0:
         replayed = bench_replay(args.replay_instances, args.viewport, args.workers, args.env,
@@ -166,10 +174,11 @@ def main(argv: list[str] | None = None) -> int:
               f"{replayed[f'{args.workers}_workers_per_s']:.1f} with {args.workers} processes "
               f"(process and browser start included); {replayed['live_exact']} reached the goal")
     report = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
-                          "platform": platform.platform()},
+                          "platform": platform.platform(), "load_average": os.getloadavg()},
               "env": args.env, "scene": args.scene, "viewport": args.viewport,
               "episodes_per_type": args.episodes,
-              "median_episodes_per_s": overall, "median_audit_probes_per_s": probes,
+              "median_episodes_per_s": overall, "median_cpu_ms_per_episode": cpu,
+              "median_audit_probes_per_s": probes,
               "components": rows, "replay": replayed}
     Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {args.out}")

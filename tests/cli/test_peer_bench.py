@@ -77,3 +77,26 @@ def test_vector_bench_runs_the_oracle_on_shared_browser_envs(tmp_path):
         (2, "default", "ConcurrentVectorEnv"), (2, "sync", "SyncVectorEnv")]
     assert all(r["success_rate"] == 1.0 for r in rows)
     assert all("pss_per_extra_env_mib" in r for r in rows[2:])
+
+
+def test_the_summary_sets_each_figure_beside_its_target(tmp_path):
+    from finestate_env.cli.bench import main as bench
+    from finestate_env.cli.bench_summary import main as summary
+    from finestate_env.cli.vector_bench import main as vector_bench
+
+    assert vector_bench(["--envs", "1,2", "--steps", "2", "--out",
+                         str(tmp_path / "bench-vector.json")]) == 0
+    assert bench(["--scene", "control", "--component", "switch", "--episodes", "2",
+                  "--audit-density", "1", "--replay-instances", "0",
+                  "--out", str(tmp_path / "bench.json")]) == 0
+    assert summary(["--dir", str(tmp_path)]) == 0
+    report = json.loads((tmp_path / "bench-summary.json").read_text())
+    rows = {row["figure"]: row for row in report["figures"]}
+    cpu = rows["web, lone control: CPU ms per episode, median over types"]
+    measured = json.loads((tmp_path / "bench.json").read_text())["median_cpu_ms_per_episode"]
+    assert cpu["measured"] == measured and cpu["target"] == 35.0
+    assert cpu["met"] == (measured <= 35.0)
+    extra = rows["web: PSS per env beyond the first, worst of 2/4/8 envs"]
+    assert extra["target"] == 120.0 and extra["measured"] > 0
+    assert "bench-miniwob.json" in report["missing"] and "bench-soak.json" in report["missing"]
+    assert report["targets"] == sum(row["met"] is not None for row in report["figures"])

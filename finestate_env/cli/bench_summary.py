@@ -1,0 +1,138 @@
+"""`make bench`'s last word: every figure of its JSON files beside its target (issue #17).
+
+Reads the bench-*.json files the earlier steps wrote (in the current folder, or --dir),
+prints one line per figure (what, target, measured, met or not) and writes them to
+bench-summary.json with the machine's CPU count and load. A missing file leaves its
+figures out and says so; nothing is re-measured here.
+
+    python -m finestate_env.cli.bench_summary [--dir .]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+
+def _load(folder: Path, name: str) -> dict | None:
+    path = folder / name
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+def figures(folder: Path) -> tuple[list[dict], list[str]]:
+    """(figure rows, files that were missing)."""
+    rows: list[dict] = []
+    missing: list[str] = []
+
+    def add(what: str, measured: float | None, target: float | None = None,
+            better: str = "higher", unit: str = "") -> None:
+        met = None
+        if measured is not None and target is not None:
+            met = measured >= target if better == "higher" else measured <= target
+        rows.append({"figure": what, "measured": measured, "target": target,
+                     "better": better, "unit": unit, "met": met})
+
+    def section(name: str, fill: Callable[[dict], None]) -> None:
+        report = _load(folder, name)
+        if report is None:
+            missing.append(name)
+        else:
+            fill(report)
+
+    def peer(report: dict) -> None:
+        add("MiniWoB++ use-slider, one env (episodes/s)", report["miniwob"]["episodes_per_s"])
+        add("web, one env, lone slider (episodes/s)", report["finestate"]["episodes_per_s"])
+        add("  one env / MiniWoB++ (median of rounds)", report["median_ratio"], 4.0, unit="x")
+        if "finestate-vector" in report:
+            add("web, make_vec of 4, lone sliders (episodes/s)",
+                report["finestate-vector"]["episodes_per_s"])
+            add("  make_vec of 4 / MiniWoB++ (median of rounds)",
+                report["vector_median_ratio"], 7.0, unit="x")
+
+    def per_type(label: str, scene_note: str, audit_target: float | None = None):
+        def fill(report: dict) -> None:
+            add(f"{label}, {scene_note}: episodes/s, median over types",
+                report["median_episodes_per_s"])
+            cpu = report.get("median_cpu_ms_per_episode")
+            add(f"{label}, {scene_note}: CPU ms per episode, median over types", cpu,
+                35.0 if label == "web" and "lone" in scene_note else None, "lower", " ms")
+            if report.get("median_audit_probes_per_s") is not None:
+                add(f"{label}, {scene_note}: audit probes/s, median over types",
+                    report["median_audit_probes_per_s"], audit_target)
+            if report.get("replay"):
+                add(f"{label}: replay instances/s, one worker",
+                    report["replay"]["one_worker_per_s"])
+        return fill
+
+    section("bench-miniwob.json", peer)
+    section("bench.json", per_type("web", "lone control", 600.0))
+    section("bench-page.json", per_type("web", "page"))
+    control, page = _load(folder, "bench.json"), _load(folder, "bench-page.json")
+    if control and page and control.get("median_cpu_ms_per_episode") and \
+            page.get("median_cpu_ms_per_episode"):
+        add("web: CPU per episode, page / lone control",
+            page["median_cpu_ms_per_episode"] / control["median_cpu_ms_per_episode"], 1.3,
+            "lower", "x")
+
+    def vector(label: str):
+        def fill(report: dict) -> None:
+            best = max((r for r in report["rows"] if r["mode"] == "default"),
+                       key=lambda r: r["episodes_per_s"])
+            add(f"{label}: make_vec episodes/s, best ({best['envs']} envs)",
+                best["episodes_per_s"], 50.0 if label == "web" else None)
+            for row in report["rows"]:
+                if row["mode"] == "sync" and row["envs"] == best["envs"]:
+                    add(f"{label}: sync vector env, {row['envs']} envs (episodes/s)",
+                        row["episodes_per_s"])
+            extra = [r["pss_per_extra_env_mib"] for r in report["rows"]
+                     if r["mode"] == "default" and "pss_per_extra_env_mib" in r]
+            if extra:
+                add(f"{label}: PSS per env beyond the first, worst of 2/4/8 envs",
+                    max(extra), 120.0, "lower", " MiB")
+        return fill
+
+    section("bench-vector.json", vector("web"))
+    section("bench-vector-mobile.json", vector("mobile"))
+
+    def soak(report: dict) -> None:
+        add(f"web soak, {report['episodes']} episodes: PSS growth after the settle point",
+            report["growth_mib"], 50.0, "lower", " MiB")
+        add("  failed episodes", len(report["failures"]), 0, "lower")
+        add("  processes left", len(report["processes_left"]), 0, "lower")
+
+    section("bench-soak.json", soak)
+    section("bench-mobile.json", per_type("mobile", "lone control"))
+    section("bench-desktop.json", per_type("desktop", "lone control"))
+    return rows, missing
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--dir", type=Path, default=Path("."))
+    parser.add_argument("--out", default="bench-summary.json")
+    args = parser.parse_args(argv)
+    rows, missing = figures(args.dir)
+    machine = {"cpus": os.cpu_count(), "load_average": os.getloadavg()}
+    print(f"make bench on {machine['cpus']} CPUs (load average now "
+          f"{', '.join(f'{v:.1f}' for v in machine['load_average'])})")
+    for row in rows:
+        measured = "n/a" if row["measured"] is None else f"{row['measured']:.1f}{row['unit']}"
+        target = ("" if row["target"] is None else
+                  f"{'>=' if row['better'] == 'higher' else '<='} {row['target']:g}{row['unit']}")
+        verdict = {True: "met", False: "NOT met", None: ""}[row["met"]]
+        print(f"  {row['figure']:<68}{measured:>12}  {target:<12}{verdict}")
+    if missing:
+        print(f"  (no figures from {', '.join(missing)}: not written by this run)")
+    met = [row["met"] for row in rows if row["met"] is not None]
+    print(f"targets met: {sum(met)} of {len(met)}")
+    (args.dir / args.out).write_text(json.dumps(
+        {"machine": machine, "figures": rows, "missing": missing,
+         "targets_met": sum(met), "targets": len(met)}, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
