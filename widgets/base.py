@@ -82,6 +82,16 @@ class ComponentType(ABC):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         """Exact equality on the type's own grid; never a loose tolerance."""
 
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """How far `state` is from `goal`, in [0, 1]: 0 exactly when states_equal says they
+        are equal, 1 at the farthest and for a state the control cannot hold.
+
+        The shaped reward (env `reward="shaped"`) is its decrease. Here, for options with
+        no order between them (a switch, a radio group, tabs, an accordion, a swatch):
+        0 or 1. Types with an order override it, each documenting its formula.
+        """
+        return 0.0 if self.states_equal(state, goal, params) else 1.0
+
     @abstractmethod
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         """Locate and interact instructions, the goal stated exactly."""
@@ -112,6 +122,11 @@ class RangeType(ComponentType):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         last = round((params["max"] - params["min"]) / params["step"])
         return same_grid_point(a, b, params["min"], params["step"], last)
+
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """|steps between the two values| / steps of the whole range."""
+        last = round((params["max"] - params["min"]) / params["step"])
+        return grid_distance(state, goal, params["min"], params["step"], last)
 
     def describe(self, state: Any, params: dict[str, Any]) -> str:
         decimals = step_decimals(params["step"])
@@ -155,6 +170,36 @@ def same_grid_point(a: Any, b: Any, start: float, step: float, last: int) -> boo
     """
     ka = on_grid_index(a, start, step)
     return ka is not None and 0 <= ka <= last and ka == on_grid_index(b, start, step)
+
+
+def grid_distance(a: Any, b: Any, start: float, step: float, last: int) -> float:
+    """|ka - kb| / last for a = start + ka * step and b = start + kb * step, k in [0, last]:
+    the share of the control's range between two values; 1 when either is off the grid
+    or outside the range (and 0 for a one-value range, where both can only be equal)."""
+    ka, kb = on_grid_index(a, start, step), on_grid_index(b, start, step)
+    if ka is None or kb is None or not (0 <= ka <= last and 0 <= kb <= last):
+        return 1.0
+    return abs(ka - kb) / last if last > 0 else 0.0
+
+
+def index_distance(a: Any, b: Any, options: list) -> float:
+    """|position of a - position of b| / (len(options) - 1) in an ordered list of options;
+    1 when either is not one of them."""
+    if a not in options or b not in options:
+        return 1.0
+    return grid_distance(options.index(a), options.index(b), 0, 1, len(options) - 1)
+
+
+def set_distance(a: Any, b: Any, universe: list) -> float:
+    """|a symmetric-difference b| / len(universe): the share of items that must flip;
+    1 when either is not a list of distinct items of the universe."""
+    def valid(value: Any) -> bool:
+        return (isinstance(value, list) and all(isinstance(item, str) for item in value)
+                and len(set(value)) == len(value) and all(item in universe for item in value))
+
+    if not (valid(a) and valid(b)) or not universe:
+        return 1.0
+    return len(set(a) ^ set(b)) / len(universe)
 
 
 def on_grid_index(value: Any, start: float, step: float) -> int | None:

@@ -23,6 +23,7 @@ from finestate_env.components.base import (
     ComponentType,
     Sample,
     choose,
+    grid_distance,
     sample_anchor,
     size_within,
 )
@@ -135,6 +136,10 @@ class Carousel(ComponentType):
         count = len(params["slides"])
         return (all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < count
                     for v in (a, b)) and a == b)
+
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """|slides between the two| / (slides - 1)."""
+        return grid_distance(state, goal, 0, 1, len(params["slides"]) - 1)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         title, noun = sample.params["title"], sample.params["noun"]

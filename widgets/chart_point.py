@@ -31,6 +31,7 @@ from finestate_env.components.base import (
     Sample,
     choose,
     distinct_pair,
+    grid_distance,
     same_grid_point,
     sample_anchor,
     step_decimals,
@@ -133,6 +134,11 @@ class ChartPoint(ComponentType):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         steps = int(round((params["max"] - params["min"]) / params["step"]))
         return same_grid_point(a, b, params["min"], params["step"], steps)
+
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """|steps between the two values| / steps of the axis range."""
+        steps = int(round((params["max"] - params["min"]) / params["step"]))
+        return grid_distance(state, goal, params["min"], params["step"], steps)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         params = sample.params

@@ -27,6 +27,7 @@ from finestate_env.components.base import (
     Sample,
     choose,
     sample_anchor,
+    set_distance,
     touch_size,
 )
 from finestate_env.core.schema import Instructions
@@ -97,6 +98,12 @@ class Checkbox(ComponentType):
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         return _valid(a, params) and _valid(b, params) and a == b
+
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """Boxes whose tick differs from the goal / boxes in the group."""
+        if not (_valid(state, params) and _valid(goal, params)):
+            return 1.0
+        return set_distance(state, goal, list(params["labels"]))
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         title = sample.params["title"]

@@ -80,6 +80,13 @@ class DatePicker(ComponentType):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         return _parse(a) is not None and _parse(b) is not None and a == b
 
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """min(1, |days between the two dates| / 366): a year or more apart is 1."""
+        a, b = _parse(state), _parse(goal)
+        if a is None or b is None:
+            return 1.0
+        return min(1.0, abs((a - b).days) / 366)
+
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         label = sample.params["label"]
         goal = _parse(sample.goal_state)

@@ -83,6 +83,18 @@ class DragReorder(ComponentType):
 
         return is_labels(a) and is_labels(b) and a == b
 
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """Pairs of items in the opposite order to the goal's / all pairs (the normalised
+        Kendall tau distance); 1 when the state is not an order of the goal's items."""
+        if not (self.states_equal(state, state, params) and sorted(state) == sorted(goal)):
+            return 1.0
+        where = {label: i for i, label in enumerate(state)}
+        order = [where[label] for label in goal]
+        pairs = len(order) * (len(order) - 1) // 2
+        swapped = sum(order[i] > order[j] for i in range(len(order))
+                      for j in range(i + 1, len(order)))
+        return swapped / pairs if pairs else 0.0
+
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         title, item = sample.params["title"], sample.params["item"]
         index, last = sample.goal_state.index(item), len(sample.goal_state) - 1

@@ -20,6 +20,7 @@ from finestate_env.components.base import (
     Sample,
     choose,
     distinct_pair,
+    index_distance,
     sample_anchor,
     size_within,
     touch_size,
@@ -106,6 +107,10 @@ class ListBox(ComponentType):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         options = params["options"]
         return isinstance(a, str) and isinstance(b, str) and a in options and a == b
+
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """|positions between the two options in the list| / (options - 1)."""
+        return index_distance(state, goal, list(params["options"]))
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         label, noun = sample.params["label"], sample.params["noun"]

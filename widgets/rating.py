@@ -22,6 +22,7 @@ from finestate_env.components.base import (
     ComponentType,
     Sample,
     choose,
+    grid_distance,
     same_grid_point,
     sample_anchor,
     touch_size,
@@ -132,6 +133,11 @@ class Rating(ComponentType):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         steps = round(params["stars"] / params["step"])
         return same_grid_point(a, b, 0, params["step"], steps)
+
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """|steps between the two ratings| / steps from 0 to the full rating."""
+        steps = round(params["stars"] / params["step"])
+        return grid_distance(state, goal, 0, params["step"], steps)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         params = sample.params

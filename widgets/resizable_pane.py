@@ -25,6 +25,7 @@ from finestate_env.components.base import (
     ComponentType,
     Sample,
     choose,
+    grid_distance,
     sample_anchor,
     size_within,
     touch_size,
@@ -147,6 +148,13 @@ class ResizablePane(ComponentType):
                     and (value - params["min"]) % params["step"] == 0)
 
         return on_grid(a) and on_grid(b) and a == b
+
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """|steps between the two sizes| / steps from the smallest to the largest size."""
+        if not self.states_equal(state, state, params):  # not a size the pane can have
+            return 1.0
+        steps = (params["max"] - params["min"]) // params["step"]
+        return grid_distance(state, goal, params["min"], params["step"], steps)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         params, goal = sample.params, sample.goal_state

@@ -25,6 +25,7 @@ from finestate_env.components.base import (
     ComponentType,
     Sample,
     choose,
+    grid_distance,
     sample_anchor,
 )
 from finestate_env.core.schema import Instructions
@@ -128,6 +129,10 @@ class Scrollbar(ComponentType):
                     and 0 <= value <= params["rows"] - params["visible"])
 
         return on_grid(a) and on_grid(b) and a == b
+
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """|rows between the two scroll positions| / rows the list can scroll."""
+        return grid_distance(state, goal, 0, 1, params["rows"] - params["visible"])
 
     def label(self, index: int, params: dict[str, Any]) -> str:
         return f"{params['prefix']}{params['start'] + index}"

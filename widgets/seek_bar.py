@@ -26,6 +26,7 @@ from finestate_env.components.base import (
     Sample,
     choose,
     distinct_pair,
+    grid_distance,
     same_grid_point,
     sample_anchor,
     touch_size,
@@ -105,6 +106,11 @@ class SeekBar(ComponentType):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         steps = params["duration"] // params["step"]
         return same_grid_point(a, b, 0, params["step"], steps)
+
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """|steps between the two positions| / steps of the whole duration."""
+        steps = params["duration"] // params["step"]
+        return grid_distance(state, goal, 0, params["step"], steps)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         title, noun = sample.params["title"], sample.params["noun"]

@@ -31,6 +31,7 @@ from finestate_env.components.base import (
     ComponentType,
     Sample,
     choose,
+    grid_distance,
     same_grid_point,
     sample_anchor,
     step_decimals,
@@ -148,6 +149,12 @@ class Stepper(ComponentType):
         field = params["fields"][params["target"]]
         n = int(round((field["max"] - field["min"]) / field["step"]))
         return same_grid_point(a, b, field["min"], field["step"], n)
+
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """|steps between the values| / steps of the target field's range."""
+        field = params["fields"][params["target"]]
+        n = int(round((field["max"] - field["min"]) / field["step"]))
+        return grid_distance(state, goal, field["min"], field["step"], n)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         field = sample.params["fields"][sample.params["target"]]

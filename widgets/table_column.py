@@ -30,6 +30,7 @@ from finestate_env.components.base import (
     Sample,
     choose,
     distinct_pair,
+    grid_distance,
     on_grid_index,
     sample_anchor,
     touch_size,
@@ -196,6 +197,13 @@ class TableColumn(ComponentType):
 
         ka, kb = index(a), index(b)
         return ka is not None and ka == kb
+
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """|steps between the two widths| / steps from the narrowest to the widest."""
+        if not self.states_equal(state, state, params):  # not a width the column can have
+            return 1.0
+        steps = int(round((params["max"] - params["min"]) / params["step"]))
+        return grid_distance(state, goal, params["min"], params["step"], steps)
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         params = sample.params

@@ -83,6 +83,14 @@ class TimePicker(ComponentType):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         return _valid(a) and _valid(b) and a == b
 
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """Minutes between the two times round the clock (the shorter way) / 720."""
+        if not (_valid(state) and _valid(goal)):
+            return 1.0
+        minutes = [int(value[:2]) * 60 + int(value[3:]) for value in (state, goal)]
+        apart = abs(minutes[0] - minutes[1])
+        return min(apart, 1440 - apart) / 720
+
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         label = sample.params["label"]
         goal = sample.goal_state

@@ -30,6 +30,7 @@ from finestate_env.components.base import (
     Sample,
     choose,
     sample_anchor,
+    set_distance,
     size_within,
 )
 from finestate_env.core.schema import Instructions
@@ -206,6 +207,12 @@ class TreeView(ComponentType):
                     and state == sorted(set(state)) and all(s in folders for s in state))
 
         return valid(a) and valid(b) and a == b
+
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """Folders whose open or closed state differs from the goal / folders in the tree."""
+        if not (self.states_equal(state, state, params) and self.states_equal(goal, goal, params)):
+            return 1.0
+        return set_distance(state, goal, sorted(_folders(params["tree"])))
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         target, title = sample.params["target"], sample.params["title"]

@@ -148,6 +148,16 @@ class ZoomPan(ComponentType):
 
         return cells(a) and cells(b) and list(a) == list(b)
 
+    def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
+        """The pan's distance from the goal in cells, each axis a share of the map's pan
+        range (2 x reach), as a length over the range's diagonal: hypot(dx / 2rx,
+        dy / 2ry) / sqrt(2), at most 1."""
+        if not (self.states_equal(state, state, params) and self.states_equal(goal, goal, params)):
+            return 1.0
+        shares = [abs(a - b) / (2 * reach)
+                  for a, b, reach in zip(state, goal, params["reach"], strict=True)]
+        return min(1.0, float(np.hypot(*shares)) / float(np.sqrt(2)))
+
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         title, name = sample.params["title"], sample.params["pins"][0][0]
         locate = choose(rng, (f"Locate the '{name}' pin on the {title} map.",

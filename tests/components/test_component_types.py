@@ -71,3 +71,37 @@ def test_a_coarsened_slider_step_is_written_with_its_own_decimals():
     for seed in range(200):
         params = slider.sample(np.random.default_rng(seed), (360, 800)).params
         assert repr(params["step"]) == repr(round(params["step"], 10)), params
+
+
+def test_distance_is_zero_exactly_at_the_goal_and_within_0_and_1(component):
+    definition = components.COMPONENTS[component]
+    seen = set()
+    for seed in range(50):
+        sample = definition.sample(np.random.default_rng(seed), (1280, 720))
+        params = json.loads(json.dumps(sample.params))
+        current = json.loads(json.dumps(sample.current_state))
+        goal = json.loads(json.dumps(sample.goal_state))
+        assert definition.distance(goal, goal, params) == 0.0
+        apart = definition.distance(current, goal, params)
+        assert isinstance(apart, float) and 0.0 < apart <= 1.0, (seed, apart)
+        seen.add(apart)
+        for bad in (math.nan, "", {}, "not a state", [None]):
+            assert definition.distance(bad, goal, params) == 1.0, bad
+    if definition.distance.__func__ is not components.base.ComponentType.distance:
+        assert len(seen) > 1, "an ordered type's distance says more than equal or not"
+
+
+@pytest.mark.parametrize(("name", "state", "goal", "params", "expected"), [
+    ("slider", 3.0, 5.0, {"min": 0, "max": 10, "step": 0.5}, 0.2),
+    ("date_picker", "2026-12-25", "2026-12-01", {}, 24 / 366),
+    ("date_picker", "2024-01-01", "2026-01-01", {}, 1.0),
+    ("time_picker", "23:50", "00:20", {}, 30 / 720),
+    ("drag_reorder", ["b", "a", "c"], ["a", "b", "c"], {"item": "a"}, 1 / 3),
+    ("drag_reorder", ["c", "b", "a"], ["a", "b", "c"], {"item": "a"}, 1.0),
+    ("checkbox", ["x"], ["y"], {"labels": ["x", "y", "z", "w"]}, 0.5),
+    ("list_box", "b", "d", {"options": ["a", "b", "c", "d", "e"]}, 0.5),
+    ("switch", True, False, {}, 1.0),
+])
+def test_distance_formulas(name, state, goal, params, expected):
+    assert components.COMPONENTS[name].distance(state, goal, params) == pytest.approx(
+        expected, abs=1e-12)
