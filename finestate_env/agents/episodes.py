@@ -13,14 +13,31 @@ from finestate_env.core.states import decode_state
 def run_episodes(env, agent, episodes: int, seed: int = 0,
                  on_result: Callable[[StepResult, Any, dict[str, Any]], None] | None = None,
                  ) -> list[StepResult]:
-    """`episodes` live episodes, episode i reset with seed `seed + i`. `on_result` is called
-    after each step with its result, the observation the agent acted on and the reset's info."""
+    """`episodes` live episodes, episode i reset with seed `seed + i`; one result each.
+
+    An env of several gestures per episode (`max_actions` > 1) is stepped until the
+    episode ends, the agent acting on each new observation and info: the result is the
+    first gesture's (the FineState protocol) with the episode's `gestures`,
+    `episode_success` and `episode_collateral_changed`. `on_result` is called after each
+    episode with its result, the observation of the first gesture and the reset's info.
+    """
+    several = getattr(env.unwrapped, "max_actions", 1) > 1
     results = []
     for i in range(episodes):
         obs, reset_info = env.reset(seed=seed + i)
         action = agent.act(obs, reset_info)
-        _, _, _, _, info = env.step(action)
+        next_obs, _, terminated, truncated, info = env.step(action)
         result = step_result(info, action)
+        if several:
+            gestures, changed = 1, list(result.collateral_changed)
+            while not (terminated or truncated):
+                action = agent.act(next_obs, info)
+                next_obs, _, terminated, truncated, info = env.step(action)
+                gestures += 1
+                changed += [c for c in json.loads(info["collateral_changed"]) if c not in changed]
+            result = result.model_copy(update={
+                "gestures": gestures, "episode_success": bool(info["success"]),
+                "episode_collateral_changed": changed})
         results.append(result)
         if on_result:
             on_result(result, obs, reset_info)

@@ -27,7 +27,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.report and not args.out:
         raise ValueError("--report writes OUT/report.html: it needs --out OUT")
     env = gym.make(_env_id(args), component=args.component, family=args.family,
-                   timings=True, **_env_options(args)).unwrapped  # results.jsonl keeps them
+                   timings=True, max_actions=args.max_actions,
+                   **_env_options(args)).unwrapped  # results.jsonl keeps the timings
     baseline = baseline_results = None
     # The episodes worth a look (disagreements, action errors): their instance, and their
     # screenshot when they are written out for the report.
@@ -67,6 +68,13 @@ def _run(args: argparse.Namespace) -> int:
     explained = explain(d for result, instance, _ in cases
                         if (d := disagreement_of(result, instance)) is not None)
     print(format_summary(summary, crosscheck_by_type=not explained))
+    if "episodes" in summary:
+        episodes = summary["episodes"]
+        print(f"episodes of up to {args.max_actions} gestures (the four metrics above are "
+              f"each episode's first): episode success {episodes['episode_success']:.3f}, "
+              f"gestures median {episodes['gestures_median']:g}, mean "
+              f"{episodes['gestures_mean']:.2f}; {episodes['collateral']} episodes changed "
+              "another control")
     if explained:
         print()
         print(format_disagreements(explained))
@@ -545,6 +553,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model_options(run)
     run.add_argument("--episodes", type=int, default=50)
     run.add_argument("--seed", type=int, default=0, help="episode i uses seed SEED + i")
+    run.add_argument("--max-actions", type=int, default=1, metavar="K",
+                     help="gestures per episode (default 1, the FineState protocol); with "
+                          "K > 1 the agent acts again on each new screenshot until the goal "
+                          "is reached or K gestures are used")
     _add_live_env_options(run)
     run.add_argument("--family", type=_split, default=None,
                      help="comma-separated families (default: all)")

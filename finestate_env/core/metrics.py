@@ -6,6 +6,7 @@ live) overall, by platform, family and type, plus the cross-check counts.
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -59,7 +60,17 @@ def collateral_table(results: Iterable[Any]) -> dict[str, Any]:
 
 def summarize(results: Iterable[StepResult]) -> dict[str, Any]:
     results = list(results)
-    return {"static": metric_table(results, "static"), "live": metric_table(results, "live"),
-            "crosscheck": crosscheck_table(results),
-            "collateral": collateral_table(results),
-            "action_errors": sum(r.action_error is not None for r in results)}
+    summary = {"static": metric_table(results, "static"), "live": metric_table(results, "live"),
+               "crosscheck": crosscheck_table(results),
+               "collateral": collateral_table(results),
+               "action_errors": sum(r.action_error is not None for r in results)}
+    episodes = [r for r in results if r.gestures is not None]
+    if episodes:  # several gestures per episode: what the episodes did beyond the first
+        gestures = [r.gestures for r in episodes]
+        summary["episodes"] = {
+            "n": len(episodes),
+            "episode_success": sum(bool(r.episode_success) for r in episodes) / len(episodes),
+            "gestures_mean": sum(gestures) / len(gestures),
+            "gestures_median": statistics.median(gestures),
+            "collateral": sum(bool(r.episode_collateral_changed) for r in episodes)}
+    return summary

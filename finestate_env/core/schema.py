@@ -9,7 +9,7 @@ same frame, origin top-left, continuous (pixel i spans [i, i+1)).
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     AfterValidator,
@@ -62,17 +62,25 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class _SceneOptional(_Model):
-    """A model with a `scene` that is left out of every dump when None: a lone control's
-    file lines and ids (digests of those dumps) stay what they were before scenes."""
+class _OmitWhenNone(_Model):
+    """A model whose fields named in `_omitted_when_none` are left out of every dump when
+    None: file lines and ids (digests of those dumps) stay what they were before the
+    fields existed (a lone control has no scene; a one-gesture run no episode fields)."""
+
+    _omitted_when_none: ClassVar[tuple[str, ...]] = ()
 
     @model_serializer(mode="wrap")
-    def _without_absent_scene(self, handler: SerializerFunctionWrapHandler,
-                              info: SerializationInfo) -> dict[str, Any]:
+    def _without_absent_fields(self, handler: SerializerFunctionWrapHandler,
+                               info: SerializationInfo) -> dict[str, Any]:
         data = handler(self)
-        if self.scene is None:
-            data.pop("scene", None)
+        for name in self._omitted_when_none:
+            if getattr(self, name) is None:
+                data.pop(name, None)
         return data
+
+
+class _SceneOptional(_OmitWhenNone):
+    _omitted_when_none = ("scene",)
 
 
 class Size(_Model):
@@ -256,8 +264,10 @@ class StageVerdicts(_Model):
     es_sr_int: bool
 
 
-class StepResult(_Model):
+class StepResult(_OmitWhenNone):
     """One performed action and what it did, static beside live."""
+
+    _omitted_when_none = ("gestures", "episode_success", "episode_collateral_changed")
 
     id: str
     component: str
@@ -276,6 +286,11 @@ class StepResult(_Model):
     # A page scene's distractors the action changed, by label (empty for a lone control):
     # a step can reach the goal and still have changed something else.
     collateral_changed: list[str] = Field(default_factory=list)
+    # An episode of several gestures (env max_actions > 1): the fields above are its first
+    # gesture's (the FineState protocol); these are the episode's. None in one-gesture runs.
+    gestures: int | None = None
+    episode_success: bool | None = None
+    episode_collateral_changed: list[str] | None = None
 
     @property
     def collateral(self) -> bool:

@@ -42,6 +42,11 @@ from finestate_env.env.spaces import (
 )
 
 DEFAULT_VIEWPORT = (1280, 720)
+# Gestures an episode may take (max_actions): beyond this many, an episode is a search.
+MAX_ACTIONS = 100
+# "exact": 1.0 when the goal is reached, else 0.0. "shaped": the decrease of the
+# type's distance to the goal plus 1.0 on reaching it (potential-based shaping).
+REWARDS = ("exact", "shaped")
 # A phone's native screen: 360x800 CSS px at device scale factor 3 (backends/mobile.py).
 DEFAULT_VIEWPORTS: dict[str, tuple[int, int]] = {"mobile": (1080, 2400)}
 
@@ -77,8 +82,12 @@ class FineStateEnv(gym.Env):
     (env/observation.py).
 
     ## Rewards
-    1.0 when the state read back equals the goal state exactly (on the type's own
-    grid, no tolerance), else 0.0.
+    `reward="exact"` (default): 1.0 when the state read back equals the goal state
+    exactly (on the type's own grid, no tolerance), else 0.0. `reward="shaped"`: the
+    decrease of the type's distance to the goal over the step (each type's
+    `distance`, in [0, 1], 0 exactly at the goal) plus 1.0 on reaching the goal: a
+    potential-based shaping (Ng, Harada and Russell, 1999), so the optimal policies
+    are those of the exact reward.
 
     ## Starting State
     A component type drawn uniformly from the selected ones, then its parameters,
@@ -87,7 +96,11 @@ class FineStateEnv(gym.Env):
     inst})` renders a given instance (with a `live` block) instead.
 
     ## Episode End
-    One FineState interaction per episode: every `step` terminates.
+    `max_actions=1` (default): one FineState interaction per episode, every `step`
+    terminates. `max_actions=K > 1`: each step performs one gesture and observes the
+    result; the episode terminates when the state read back equals the goal and is
+    truncated after K gestures (a malformed action uses one up; a crashed browser
+    terminates it). `info["boxes"]` stay those measured at reset.
 
     ## Arguments
     `component` (a type name, a list, or None for all), `family` (a family name or
@@ -97,7 +110,8 @@ class FineStateEnv(gym.Env):
     ("pixel" or "normalized"), `render_mode` (None or "rgb_array"), `theme` (one of
     `components.themes.themes_for(platform)`, or None to draw one per episode), `backend`
     (default per platform) and `backend_options` (passed to the backend), the RL
-    options `obs_type`, `obs_size`, `obs_dtype`, `action_type`, and `timings` (True:
+    options `obs_type`, `obs_size`, `obs_dtype`, `action_type`, `max_actions` (gestures
+    per episode, 1..100) and `reward` ("exact" or "shaped"), and `timings` (True:
     `info["timings"]` gives ms per phase; off by default, wall-clock values are not
     reproducible).
 
@@ -106,8 +120,10 @@ class FineStateEnv(gym.Env):
     `family`, `gesture` (str), `current_state`, `goal_state` (canonical JSON text:
     `finestate_env.decode_state`), `boxes` (`{"current", "target"}` of `{"loc", "core",
     "goal", "now"}`, each a float64 array `[x1, y1, x2, y2]` with inclusive edges in the
-    action's frame); after step also `state` (JSON text), `success` (bool), `static` and
-    `live` (four bools each), `crosscheck` (str), `action_error` (None or a message).
+    action's frame), `distance` (float, the type's distance to the goal) and `actions`
+    (int, gestures so far); after step also `state` (JSON text), `success` (bool: the
+    goal is reached), `static` and `live` (four bools each, for this step's gesture
+    against the reset's boxes), `crosscheck` (str), `action_error` (None or a message).
 
     ## Version History
     - v0: first release: the 23 FineState component types on the web (Chromium),
@@ -127,12 +143,21 @@ class FineStateEnv(gym.Env):
                  backend_options: dict[str, Any] | None = None, obs_type: ObsType = "dict",
                  obs_size: tuple[int, int] | str | None = None, obs_dtype: ObsDtype = "uint8",
                  action_type: ActionType = "dict", timings: bool = False,
-                 scene: str = scenes.DEFAULT_SCENE) -> None:
+                 scene: str = scenes.DEFAULT_SCENE, max_actions: int = 1,
+                 reward: str = "exact") -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if coord_mode not in ("pixel", "normalized"):
             raise ValueError(f"coord_mode must be 'pixel' or 'normalized', got {coord_mode!r}")
         scenes.check_scene(scene, platform)
+        if isinstance(max_actions, bool) or not isinstance(max_actions, int | np.integer) \
+                or not 1 <= max_actions <= MAX_ACTIONS:
+            raise ValueError(f"max_actions must be a whole number in 1..{MAX_ACTIONS}, "
+                             f"got {max_actions!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
+        self.max_actions = int(max_actions)
+        self.reward = reward
         self.scene = scene
         self.themes = themes_for(platform)
         if theme is not None and theme not in self.themes:
@@ -182,6 +207,11 @@ class FineStateEnv(gym.Env):
         self._instance: Instance | None = None
         self._screenshot: np.ndarray | None = None
         self._done = True
+        # The episode so far: the state the control shows, its distance from the goal,
+        # gestures performed, and whether the goal was reached.
+        self._state: Any = None
+        self._distance = 1.0
+        self._actions = 0
 
     # -- gymnasium API -----------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -212,7 +242,10 @@ class FineStateEnv(gym.Env):
         self._instance = instance
         self._screenshot = self.backend.screenshot()
         self._done = False
+        self._state, self._actions = rendered.state, 0
+        self._distance = self._distance_to_goal(rendered.state)
         info = self._reset_info(instance, rendered.state)
+        info.update(distance=self._distance, actions=0)
         if self.timings:
             info["timings"] = {"render": _ms(started, rendered_at),
                                "screenshot": _ms(rendered_at), "total": _ms(started)}
@@ -220,7 +253,8 @@ class FineStateEnv(gym.Env):
 
     def step(self, action: Any):
         if self._instance is None or self._done:
-            raise ResetNeeded("call reset() before step(): each episode is one interaction")
+            raise ResetNeeded("call reset() before step(): the episode has ended"
+                              if self._instance is not None else "call reset() before step()")
         started = time.perf_counter()
         instance = self._instance
         parsed = (parse_flat_action(action, self.viewport) if self.action_type == "flat"
@@ -229,11 +263,12 @@ class FineStateEnv(gym.Env):
         performed = parsed.error is None
         try:
             judged = perform_and_judge(self.backend, instance, parsed.p0, parsed.p1, boxes=boxes,
-                                       action_error=parsed.error)
+                                       action_error=parsed.error, shown_state=self._state)
         except BackendCrashed as exc:  # reported, and the next reset restarts it
             performed = False
             judged = judge(instance, parsed.p0, parsed.p1, None, boxes=boxes,
                            action_error=str(exc))
+            self._done = True  # the control is gone: nothing left to act on
         timings = {"action": 0.0, "readback": 0.0, "screenshot": 0.0, **judged.timings}
         # Without input nothing changed, and after a crash there is nothing to
         # capture: the last screenshot stays the observation, as a copy, since the
@@ -245,7 +280,21 @@ class FineStateEnv(gym.Env):
         else:
             self._screenshot = self._screenshot.copy()
         timings["total"] = _ms(started)
-        self._done = True
+        self._actions += 1
+        distance_before = self._distance
+        if performed:
+            self._state = judged.state
+            self._distance = self._distance_to_goal(judged.state)
+        success = judged.live_exact
+        # One gesture (the FineState protocol): the episode ends with it. More: it ends
+        # when the goal is reached, and is cut off after max_actions gestures.
+        terminated = self.max_actions == 1 or success or self._done
+        truncated = not terminated and self._actions >= self.max_actions
+        self._done = terminated or truncated
+        if self.reward == "shaped":  # potential-based: -distance is the potential
+            reward = (distance_before - self._distance) + float(success)
+        else:
+            reward = float(success)
         info = self._reset_info(instance, instance.current_state)
         info.update(
             state=encode_state(judged.state),
@@ -258,10 +307,12 @@ class FineStateEnv(gym.Env):
             # target (always False for a lone control), and which (JSON text of labels).
             collateral=judged.collateral,
             collateral_changed=json.dumps(list(judged.changed)),
+            distance=self._distance,
+            actions=self._actions,
         )
         if self.timings:
             info["timings"] = timings
-        return self._observation(), float(judged.live_exact), True, False, info
+        return self._observation(), float(reward), bool(terminated), bool(truncated), info
 
     def render(self) -> np.ndarray | None:
         if self.render_mode == "rgb_array":
@@ -332,6 +383,11 @@ class FineStateEnv(gym.Env):
             "boxes": {name: self._boxes_in_frame(getattr(instance.boxes, name))
                       for name in ("current", "target")},
         }
+
+    def _distance_to_goal(self, state: Any) -> float:
+        instance = self._instance
+        return float(components.COMPONENTS[instance.component].distance(
+            state, instance.goal_state, instance.live.params))
 
     def _boxes_in_frame(self, boxes: Boxes) -> dict[str, np.ndarray]:
         return {name: np.array(box_from_pixel(getattr(boxes, name), self.coord_mode,

@@ -20,6 +20,9 @@ from finestate_env.core import scoring
 from finestate_env.core.schema import Boxes, CrossCheck, Instance, StageVerdicts
 
 Point = Sequence[float]
+# perform_and_judge's default shown state, the instance's current one (None cannot stand
+# for it: an accordion with nothing open is None).
+CURRENT: Any = object()
 
 
 @dataclass(frozen=True)
@@ -67,17 +70,19 @@ def judge(instance: Instance, p0: Point | None, p1: Point | None, state: Any, *,
 
 
 def perform_and_judge(backend: Backend, instance: Instance, p0: Point | None, p1: Point | None,
-                      *, boxes: Boxes, action_error: str | None = None) -> Judgement:
+                      *, boxes: Boxes, action_error: str | None = None,
+                      shown_state: Any = CURRENT) -> Judgement:
     """Perform `instance`'s gesture from p0 to p1 as real input, read the control back, judge.
 
-    The backend must show `instance` in its current state. With an `action_error`
-    (a point the screen does not have, NaN ...) nothing is performed and the control
-    keeps its current state. BackendCrashed propagates: the caller decides whether to
-    retry (replay) or to report it (the env).
+    The backend must show `instance`, in its current state or, later in an episode of
+    several gestures, in `shown_state` (default: the current state). With an
+    `action_error` (a point the screen does not have, NaN ...) nothing is performed and
+    the control keeps the state it shows. BackendCrashed propagates: the caller decides
+    whether to retry (replay) or to report it (the env).
     """
     if action_error is not None:
-        return judge(instance, p0, p1, instance.current_state, boxes=boxes,
-                     action_error=action_error)
+        shown = instance.current_state if shown_state is CURRENT else shown_state
+        return judge(instance, p0, p1, shown, boxes=boxes, action_error=action_error)
     scene = instance.live.scene if instance.live is not None else None
     before = backend.read_distractors() if scene is not None else []
     started = time.perf_counter()
