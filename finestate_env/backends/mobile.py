@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.backends.web import DRAG_STEPS, WebBackend
+from finestate_env.backends.web import DRAG_STEPS, RENEW_EVERY, WebBackend
 from finestate_env.core.schema import Gesture, LiveSpec
 
 # A finger's timing, stamped on the events (seconds): a tap is down this long,
@@ -46,9 +46,10 @@ class MobileBackend(WebBackend):
     def __init__(self, viewport: tuple[int, int] = DEFAULT_SCREEN,
                  device_scale_factor: float = DEFAULT_SCALE, headless: bool = True,
                  timeout_ms: float = 10_000, chromium: str | None = None,
-                 shared_browser: bool = True) -> None:
+                 shared_browser: bool = True, renew_every: int = RENEW_EVERY) -> None:
         super().__init__(viewport=viewport, headless=headless, timeout_ms=timeout_ms,
-                         chromium=chromium, shared_browser=shared_browser)
+                         chromium=chromium, shared_browser=shared_browser,
+                         renew_every=renew_every)
         scale = float(device_scale_factor)
         if not (1.0 <= scale <= 5.0):
             raise ValueError(

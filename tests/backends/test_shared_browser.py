@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 
 import gymnasium as gym
 import numpy as np
@@ -102,3 +103,38 @@ def test_each_env_beyond_the_first_costs_a_page_not_a_browser():
         for env in envs:
             env.close()
     assert alive(descendants(os.getpid()) - before) == set()
+
+
+def test_a_page_renewed_every_few_renders_keeps_the_pixels_and_frees_its_renderer():
+    """A page is replaced by a fresh one (a new renderer process) every `renew_every`
+    renders, which keeps memory flat over long runs (make soak): the same seeds give the
+    same pixels, and the old renderer is gone."""
+    def renderers() -> set[int]:
+        return {pid for pid in descendants(os.getpid())
+                if b"--type=renderer" in open(f"/proc/{pid}/cmdline", "rb").read()}
+
+    plain = gym.make("FineState-Web-v0", backend_options={"shared_browser": False}).unwrapped
+    renewed = gym.make("FineState-Web-v0", backend_options={"shared_browser": False,
+                                                            "renew_every": 2}).unwrapped
+    try:
+        seen = []
+        for seed in range(5):
+            expected = _episode(plain, TYPES[seed], 700 + seed)
+            before = renderers()
+            shown, after, reward = _episode(renewed, TYPES[seed], 700 + seed)
+            assert reward == 1.0
+            assert np.array_equal(shown, expected[0]) and np.array_equal(after, expected[1])
+            seen.append(renewed.backend._cdp.url)  # names the page target
+            if seed in (2, 4):  # renders 3 and 5: a fresh page in a new renderer process
+                assert seen[-1] != seen[-2]
+                deadline = time.monotonic() + 5  # the old renderer exits once its page closed
+                while len(renderers()) > len(before) and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                now = renderers()
+                assert now - before and len(now) == len(before)
+        assert len(set(seen)) == 3
+    finally:
+        plain.close()
+        renewed.close()
+    with pytest.raises(ValueError, match="renew_every"):
+        gym.make("FineState-Web-v0", backend_options={"renew_every": -1})

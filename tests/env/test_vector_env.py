@@ -148,3 +148,19 @@ def test_a_killed_browser_is_each_envs_action_error_and_the_next_reset_recovers(
     finally:
         vec.close()
     assert alive(descendants(os.getpid()) - before) == set()
+
+
+def test_pages_renewed_from_the_envs_threads_are_opened_on_the_calling_thread():
+    # Every render on a fresh page: each renewal is a Playwright call made from an env's
+    # thread, which the vector env runs on its own thread (chromium._Driver.call).
+    vec = _make(2, autoreset_mode=AutoresetMode.SAME_STEP,
+                backend_options={"renew_every": 1})
+    try:
+        _, infos = vec.reset(seed=70)
+        pages = {env.backend._cdp.url for env in vec.envs}
+        for _ in range(3):
+            _, rewards, _, _, infos = vec.step(oracle_actions(infos))
+            assert rewards.tolist() == [1.0, 1.0]
+        assert not pages & {env.backend._cdp.url for env in vec.envs}
+    finally:
+        vec.close()
