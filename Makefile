@@ -57,9 +57,10 @@ bench: install
 	$(PY) -m finestate_env.cli.bench --env FineState-Desktop-v0 --scene control --episodes 40 --out bench-desktop.json
 	$(PY) -m finestate_env.cli.bench --env FineState-Mobile-v0 --scene control --episodes 20 --out bench-mobile.json
 	# The adb backend against the stand-in device: the host side's cost, not a real phone's.
+	# Its screen is 360x760 CSS px, short of a phone page's 800: lone controls.
 	$(PY) tests/support/adb_standin.py -- $(PY) -m finestate_env.cli.bench --env FineState-Mobile-v0 \
 	  --backend adb --backend-options '{"serial": "{serial}", "adb_port": {adb_port}}' \
-	  --episodes 5 --component slider,switch,date_picker,drag_reorder --audit-density 2 \
+	  --scene control --episodes 5 --component slider,switch,date_picker,drag_reorder --audit-density 2 \
 	  --replay-instances 0 --out bench-adb.json
 	# Every figure beside its target, from the files above (bench-summary.json).
 	$(PY) -m finestate_env.cli.bench_summary
