@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import queue
-import re
 import threading
 import time
 from collections.abc import Sequence
@@ -32,27 +31,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import numpy as np
-import pyspng
 
-from finestate_env.backends.base import Backend, BackendCrashed, Rendered
+from finestate_env.backends.adb_device import AdbBackendError, AdbDevice
+from finestate_env.backends.base import Backend, Rendered
 from finestate_env.backends.web import _CONTENT_TYPES, WEB_ROOT, stage_html
 from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
 
 BROWSER = "com.android.chrome"
-# How a swipe is timed: long enough for every move to be seen, short enough
-# not to become a long press before it moves.
-SWIPE_MS = 300
 CALIBRATION_RGB = (255, 0, 255)
-ANIMATION_SETTINGS = ("window_animation_scale", "transition_animation_scale",
-                      "animator_duration_scale")
-
-
-class AdbBackendError(BackendCrashed):
-    """The device, the adb server or the page failed; the message says which and how.
-
-    A BackendCrashed, so that the env reports it in a step's `action_error` and
-    replay retries once, as for a browser that died: the next render reconnects.
-    """
 
 
 class AdbBackend(Backend):
@@ -62,11 +48,9 @@ class AdbBackend(Backend):
                  adb_host: str = "127.0.0.1", adb_port: int = 5037, browser: str = BROWSER,
                  timeout_s: float = 20.0, retries: int = 2, page_port: int = 0) -> None:
         self.viewport = (int(viewport[0]), int(viewport[1]))
-        self.serial = serial
-        self.adb_host, self.adb_port = adb_host, int(adb_port)
+        self._device = AdbDevice(serial, adb_host, adb_port, timeout_s, retries)
         self.browser = browser
         self.timeout_s = float(timeout_s)
-        self.retries = int(retries)
         self.page_port = int(page_port)
         self.device = None
         self._server: ThreadingHTTPServer | None = None
@@ -82,11 +66,12 @@ class AdbBackend(Backend):
         if self.frame is not None:
             return
         try:
-            self.device = self._connect()
+            self._device.connect()
+            self.device = self._device.device
             self._check_device()
             self._start_server()
             port = self._server.server_address[1]
-            self._adb(f"adb reverse tcp:{port}", lambda: self.device.reverse(
+            self._device.call(f"adb reverse tcp:{port}", lambda: self.device.reverse(
                 f"tcp:{port}", f"tcp:{port}"))
             url = f"http://127.0.0.1:{port}/stage.html"
             self._shell(f"am start -a android.intent.action.VIEW -d {url} -p {self.browser}")
@@ -112,7 +97,12 @@ class AdbBackend(Backend):
             self._server.server_close()
         self._server = None
         self.device = None
+        self._device.disconnect()
         self.frame = None
+
+    @property
+    def serial(self) -> str | None:
+        return self._device.serial
 
     @property
     def layout_viewport(self) -> tuple[int, int]:
@@ -121,84 +111,14 @@ class AdbBackend(Backend):
         return self._layout
 
     # -- the device --------------------------------------------------------
-    def _connect(self):
-        import adbutils
-
-        client = adbutils.AdbClient(host=self.adb_host, port=self.adb_port,
-                                    socket_timeout=self.timeout_s)
-        where = f"adb server {self.adb_host}:{self.adb_port}"
-        last = "no device"
-        for attempt in range(self.retries + 1):
-            try:
-                devices = client.device_list()
-            except Exception as exc:  # noqa: BLE001
-                last = f"cannot reach the {where}: {exc}"
-            else:
-                serials = [d.serial for d in devices]
-                if self.serial is None and len(serials) == 1:
-                    self.serial = serials[0]
-                if self.serial in serials:
-                    device = client.device(self.serial)
-                    state = self._adb("get-state", device.get_state)
-                    if state == "device":
-                        return device
-                    last = f"device {self.serial!r} is {state!r}, not 'device' (online)"
-                elif self.serial is None:
-                    last = (f"{len(serials)} devices on the {where} ({serials}): "
-                            "pass backend_options={'serial': ...}")
-                else:
-                    last = f"device {self.serial!r} is not on the {where} (has {serials})"
-            if attempt < self.retries:
-                time.sleep(0.5 * (attempt + 1))
-        raise AdbBackendError(f"{last} (after {self.retries + 1} attempts)")
-
     def _check_device(self) -> None:
-        size = self._shell("wm size")
-        physical = override = None
-        for line in size.splitlines():
-            if ":" in line:
-                name, value = line.split(":", 1)
-                width, _, height = value.strip().partition("x")
-                if width.isdigit() and height.isdigit():
-                    if "Override" in name:
-                        override = (int(width), int(height))
-                    else:
-                        physical = (int(width), int(height))
-        screen = override or physical
-        if screen is None:
-            raise AdbBackendError(f"device {self.serial!r}: cannot read `wm size`: {size!r}")
-        found = re.search(r"orientation=(\d+)", self._shell("dumpsys display"))
-        orientation = int(found.group(1)) if found else None
-        if orientation not in (0, 2):
-            raise AdbBackendError(f"device {self.serial!r} is in orientation {orientation}, "
-                                  "not portrait: turn auto-rotate off and hold it upright")
-        if screen != self.viewport:
-            raise AdbBackendError(
-                f"device {self.serial!r} has a {screen[0]}x{screen[1]} screen; make the env "
-                f"with viewport='{screen[0]}x{screen[1]}' (it is {self.viewport[0]}x"
-                f"{self.viewport[1]})")
-        if not self._shell(f"pm path {self.browser}").strip().startswith("package:"):
+        self._device.check_screen(self.viewport)
+        if not self._device.has_package(self.browser):
             raise AdbBackendError(f"device {self.serial!r} has no browser {self.browser!r}; "
                                   "install it or pass backend_options={'browser': ...}")
-        for name in ANIMATION_SETTINGS:  # a screenshot must show the settled state
-            self._shell(f"settings put global {name} 0")
-
-    def _adb(self, what: str, call):
-        """An adb call with bounded retries; the error names the call and the device."""
-        last: Exception | None = None
-        for attempt in range(self.retries + 1):
-            try:
-                return call()
-            except Exception as exc:  # noqa: BLE001 (adbutils raises several kinds)
-                last = exc
-                if attempt < self.retries:
-                    time.sleep(0.2 * (attempt + 1))
-        raise AdbBackendError(f"`{what}` failed on device {self.serial!r} after "
-                              f"{self.retries + 1} attempts: {last}") from last
 
     def _shell(self, command: str, binary: bool = False):
-        return self._adb(command, lambda: self.device.shell(
-            command, timeout=self.timeout_s, encoding=None if binary else "utf-8"))
+        return self._device.shell(command, binary)
 
     # -- the page ----------------------------------------------------------
     def _start_server(self) -> None:
@@ -295,23 +215,14 @@ class AdbBackend(Backend):
         return Rendered(boxes=boxes, state=result["state"])
 
     def screenshot(self) -> np.ndarray:
-        png = self._shell("screencap -p", binary=True)
-        if not png.startswith(b"\x89PNG"):
-            raise AdbBackendError(f"`screencap -p` on device {self.serial!r} gave no PNG "
-                                  f"({len(png)} bytes starting {png[:16]!r})")
-        image = pyspng.load(png)
-        if image.shape[:2] != (self.viewport[1], self.viewport[0]):
-            raise AdbBackendError(f"the screenshot is {image.shape[1]}x{image.shape[0]}, the "
-                                  f"screen {self.viewport[0]}x{self.viewport[1]}: did it rotate?")
-        return np.ascontiguousarray(image[:, :, :3])
+        return self._device.screencap(self.viewport)
 
     def perform(self, gesture: Gesture, p0: tuple[float, float], p1: tuple[float, float]) -> None:
         # A finger has no hover: a tap touches p1 only (as MobileBackend).
         if gesture == "tap":
-            self._shell(f"input tap {p1[0]:.2f} {p1[1]:.2f}")
+            self._device.tap(p1)
         elif gesture == "drag":
-            self._shell(f"input swipe {p0[0]:.2f} {p0[1]:.2f} {p1[0]:.2f} {p1[1]:.2f} "
-                        f"{SWIPE_MS}")
+            self._device.swipe(p0, p1)
         else:
             raise ValueError(f"unknown gesture {gesture!r}; expected 'tap' or 'drag'")
 
