@@ -41,8 +41,9 @@ class ReplayWorker:
     failure is recorded as an error with its cause, and the run goes on.
     """
 
-    def __init__(self, backend_options: dict[str, Any] | None = None) -> None:
-        self.backends = BackendPool(backend_options)
+    def __init__(self, backend_options: dict[str, Any] | None = None,
+                 backend: str | None = None) -> None:
+        self.backends = BackendPool(backend_options, backend)
 
     def __call__(self, job: ReplayJob) -> dict[str, Any]:
         return self.replay(job.instance, job.prediction).model_dump(mode="json")

@@ -24,6 +24,15 @@ def make_backend(name: str, viewport: tuple[int, int], **options: Any) -> Backen
 
         return MobileBackend(viewport=viewport, **options)
     if name == "adb":
+        views = options.pop("views", "web")
+        if views == "native":
+            from finestate_env.backends.adb_native import NativeViewsBackend
+
+            return NativeViewsBackend(viewport=viewport, **options)
+        if views != "web":
+            raise ValueError(f"backend 'adb': views must be 'web' (the HTML controls in the "
+                             f"device's browser) or 'native' (the app's Android views), "
+                             f"got {views!r}")
         from finestate_env.backends.adb import AdbBackend
 
         return AdbBackend(viewport=viewport, **options)

@@ -200,6 +200,9 @@ class FineStateEnv(gym.Env):
             self.components = [c for c in self.components if c in supported]
             if not self.components:
                 raise ValueError(f"no {platform} renderer for family={family!r}")
+        if scene == "page" and not getattr(self.backend, "renders_pages", True):
+            raise ValueError(f"{self.backend!r} renders lone controls only: make the env "
+                             "with scene='control'")
         if scene == "page":
             problem = scenes.page_viewport_problem(self.backend.layout_viewport, platform)
             if problem:

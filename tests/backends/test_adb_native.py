@@ -1,0 +1,286 @@
+"""Native views through adb (backend_options={"views": "native"}): the host side, whole.
+
+Against tests/support/fake_adb_device.py through the real adb server and
+adbutils: install over the sync service and `pm install`, `am start -W`,
+`am broadcast` reports, `uiautomator dump`, `input`, `screencap -p`. The
+stand-in's "app" renders with the project's HTML controls, so these tests prove
+the host side and the protocol, not the Android app's native Views.
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+import zipfile
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from adb_standin import Device, kill_server, start_server
+from fake_adb_device import SCREEN, STATUS_BAR
+
+from finestate_env.agents.scripted import OracleAgent
+from finestate_env.backends import make_backend
+from finestate_env.backends.adb_device import AdbBackendError
+from finestate_env.backends.adb_native import (
+    DEFAULT_APK,
+    PACKAGE,
+    NativeViewsBackend,
+    parse_report,
+)
+from finestate_env.components import COMPONENTS
+from finestate_env.core.schema import LiveSpec, Prediction
+
+TYPES = ["slider", "switch", "date_picker", "drag_reorder", "rating", "knob", "stepper",
+         "list_box"]
+
+
+@pytest.fixture(scope="module")
+def apk(tmp_path_factory):
+    """The real APK when `make android` built it, else a small zip with a manifest."""
+    if DEFAULT_APK.is_file():
+        return DEFAULT_APK
+    path = tmp_path_factory.mktemp("apk") / "finestate-views.apk"
+    with zipfile.ZipFile(path, "w") as made:
+        made.writestr("AndroidManifest.xml", b"\x03\x00\x08\x00stand-in manifest")
+        made.writestr("classes.dex", b"dex\n035\x00")
+    return path
+
+
+@pytest.fixture(scope="module")
+def adb_server():
+    port = start_server()
+    yield port
+    kill_server(port)
+
+
+@pytest.fixture(scope="module")
+def device(adb_server):
+    device = Device(adb_server)
+    yield device
+    device.stop()
+
+
+def shell(device: Device, command: str) -> str:
+    import adbutils
+
+    client = adbutils.AdbClient(port=device.server_port)
+    return client.device(device.serial).shell(command, timeout=10)
+
+
+def native(device: Device, apk, **extra) -> dict:
+    return device.options(views="native", apk=str(apk), timeout_s=15, **extra)
+
+
+@pytest.fixture(scope="module")
+def env(device, apk):
+    env = gym.make("FineState-Mobile-v0", backend="adb", scene="control",
+                   backend_options=native(device, apk)).unwrapped
+    yield env
+    env.close()
+
+
+def test_install_when_missing_and_not_again(adb_server, apk, tmp_path):
+    device = Device(adb_server)
+    try:
+        assert shell(device, f"pm path {PACKAGE}") == ""
+        # The stand-in refuses to start an app that was never installed, as Android does.
+        refused = shell(device, "am start -W -n org.finestate.views/.MainActivity")
+        assert "Error: Activity class {org.finestate.views/org.finestate.views.MainActivity} " \
+               "does not exist." in refused
+        absent = NativeViewsBackend(SCREEN, **device.options(apk=str(tmp_path / "none.apk")))
+        with pytest.raises(FileNotFoundError, match="make android"):
+            absent.start()
+        first = NativeViewsBackend(SCREEN, **device.options(apk=str(apk)))
+        first.start()
+        assert first.installed_now
+        assert shell(device, f"pm path {PACKAGE}").startswith("package:")
+        assert f"package:{PACKAGE}" in shell(device, "pm list packages").split()
+        # Pushed to /data/local/tmp, installed from there, removed.
+        assert "No such file" in shell(device, "cat /data/local/tmp/finestate-views.apk")
+        first.close()
+        again = NativeViewsBackend(SCREEN, **device.options(apk=str(apk)))
+        again.start()
+        assert not again.installed_now
+        again.close()
+    finally:
+        device.stop()
+
+
+def test_a_file_that_is_no_apk_is_refused_with_pm_install_output(adb_server, tmp_path):
+    device = Device(adb_server)
+    try:
+        junk = tmp_path / "junk.apk"
+        junk.write_bytes(b"not a zip")
+        backend = NativeViewsBackend(SCREEN, **device.options(apk=str(junk)))
+        with pytest.raises(AdbBackendError, match="INSTALL_PARSE_FAILED_NOT_APK"):
+            backend.start()
+    finally:
+        device.stop()
+
+
+@pytest.mark.parametrize("type_name", TYPES)
+def test_the_oracle_reaches_the_goal_exactly(env, type_name):
+    obs, info = env.reset(seed=3, options={"component": type_name})
+    shot = obs["screenshot"]
+    assert shot.shape == (SCREEN[1], SCREEN[0], 3)
+    # The screenshot is the app's window (not the home screen) with the control in `loc`.
+    x1, y1, x2, y2 = (int(v) for v in info["boxes"]["current"]["loc"])
+    assert y1 >= STATUS_BAR and shot[y1:y2 + 1, x1:x2 + 1].std() > 5
+    _, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
+    assert (reward, terminated, info["success"], info["crosscheck"], info["action_error"]) == (
+        1.0, True, True, "agree", None), (info["goal_state"], info["state"])
+    assert info["live"] == {"sr_loc": True, "sr_int": True, "es_sr_loc": True,
+                            "es_sr_int": True}
+
+
+def _types_of(value):
+    if isinstance(value, dict):
+        return {key: _types_of(item) for key, item in value.items()}
+    if isinstance(value, np.ndarray):
+        return ("ndarray", value.dtype.str, value.shape)
+    return type(value).__name__
+
+
+def test_info_has_the_keys_and_types_of_the_emulated_phone(env):
+    obs, native_reset = env.reset(seed=4, options={"component": "slider"})
+    *_, native_step = env.step(OracleAgent().act(obs, native_reset))
+    phone = gym.make("FineState-Mobile-v0", scene="control").unwrapped
+    try:
+        obs, phone_reset = phone.reset(seed=4, options={"component": "slider"})
+        *_, phone_step = phone.step(OracleAgent().act(obs, phone_reset))
+    finally:
+        phone.close()
+    assert _types_of(native_reset) == _types_of(phone_reset)
+    # action_error is None in both (a str when set, as on every backend).
+    assert _types_of(native_step) == _types_of(phone_step)
+
+
+def test_boxes_are_the_controls_in_screen_pixels(env):
+    """The stand-in's app draws the emulated phone's control under its status bar: the
+    reported boxes are the emulated phone's moved down by the bar, exactly."""
+    from finestate_env.backends.mobile import MobileBackend
+
+    _, info = env.reset(seed=6, options={"component": "rating"})
+    with MobileBackend(viewport=(SCREEN[0], SCREEN[1] - STATUS_BAR)) as phone:
+        emulated = phone.render(env.instance.live).boxes
+    for config in ("current", "target"):
+        for name in ("loc", "core", "goal", "now"):
+            x1, y1, x2, y2 = getattr(getattr(emulated, config), name)
+            assert info["boxes"][config][name].tolist() == [
+                x1, y1 + STATUS_BAR, x2, y2 + STATUS_BAR]
+
+
+def test_page_scene_is_a_clear_error(device, apk):
+    with pytest.raises(ValueError, match="lone controls only.*scene='control'"):
+        gym.make("FineState-Mobile-v0", backend="adb", scene="page",
+                 backend_options=native(device, apk))
+
+
+def test_unknown_views_option_is_a_clear_error():
+    with pytest.raises(ValueError, match="views must be 'web'.*or 'native'"):
+        gym.make("FineState-Mobile-v0", backend="adb", scene="control",
+                 backend_options={"views": "flutter"})
+
+
+def test_replay_and_audit_through_the_native_path(env, device, apk):
+    from finestate_env.replay.audit import audit_instance, grid
+    from finestate_env.replay.live_replay import ReplayWorker
+
+    obs, info = env.reset(seed=7, options={"component": "switch"})
+    instance = env.instance
+    action = OracleAgent().act(obs, info)
+    worker = ReplayWorker(native(device, apk), backend="adb")
+    try:
+        hit = worker.replay(instance, Prediction(id=instance.id, p0=tuple(action["p0"]),
+                                                 p1=tuple(action["p1"])))
+        miss = worker.replay(instance, Prediction(id=instance.id, p0=(5.0, 5.0),
+                                                  p1=(5.0, STATUS_BAR + 5.0)))
+    finally:
+        worker.close()
+    assert (hit.outcome, hit.static_exact, hit.live_exact, hit.crosscheck, hit.boxes_match) == (
+        "performed", True, True, "agree", True)
+    assert (miss.outcome, miss.static_exact, miss.live_exact, miss.crosscheck) == (
+        "performed", False, False, "agree")
+    assert miss.state == instance.current_state
+
+    env.reset(seed=7, options={"component": "slider"})
+    boxes = env.instance.boxes.current
+    report = audit_instance(env.backend, env.instance, density=2, core_density=3)
+    inside = grid(boxes.goal, 2)
+    assert report.goal_probes == len(inside) >= 2 and report.unsound == []
+    assert report.core_probes == len([p for p in grid(boxes.core, 3) if p not in inside])
+    assert report.outside_hits == []
+
+
+def test_a_stale_report_is_a_clear_error(env, device):
+    env.reset(seed=8, options={"component": "switch"})
+    backend = env.backend
+    # Another client renders in between: the app now reports a later render.
+    payload = base64.b64encode(env.instance.live.model_dump_json().encode()).decode()
+    shell(device, f"am start -W -n org.finestate.views/.MainActivity "
+                  f"-a org.finestate.views.RENDER --ei seq {backend._seq + 1} --es spec {payload}")
+    with pytest.raises(AdbBackendError, match=rf"reports render {backend._seq + 1}, not the "
+                                              rf"last one \({backend._seq}\)"):
+        backend.read_state()
+    env.reset(seed=8, options={"component": "switch"})  # the next render is trusted again
+
+
+def test_an_app_error_is_a_clear_error(env):
+    spec = LiveSpec(component="no_such_type", params={}, current_state=0, goal_state=1,
+                    theme="material-mobile", viewport={"width": SCREEN[0], "height": SCREEN[1]})
+    with pytest.raises(AdbBackendError, match=r"failed render \d+: .*no_such_type"):
+        env.backend.render(spec)
+
+
+def test_reports_are_parsed_as_am_prints_them():
+    data = '{"seq":2,"ready":true,"component":"x","state":"a \\"quoted\\" label",' \
+           '"boxes":null,"error":null}'
+    out = ("Broadcasting: Intent { act=org.finestate.views.REPORT flg=0x400000 "
+           f'pkg=org.finestate.views }}\nBroadcast completed: result=-1, data="{data}"\n')
+    assert parse_report(out)["state"] == 'a "quoted" label'
+    with pytest.raises(AdbBackendError, match="result=0, expected -1"):
+        parse_report("Broadcasting: Intent { }\nBroadcast completed: result=0\n")
+    with pytest.raises(AdbBackendError, match=r"lacks \['boxes', 'error'\]"):
+        parse_report('Broadcast completed: result=-1, '
+                     'data="{"seq":1,"ready":true,"component":"x","state":1}"')
+
+
+def test_the_app_not_in_front_is_a_clear_error(adb_server, apk):
+    device = Device(adb_server, "--app-covered")
+    backend = make_backend("adb", SCREEN, **native(device, apk))
+    try:
+        sample = COMPONENTS["switch"].sample(np.random.default_rng(0), (360, 800), touch=True)
+        spec = LiveSpec(component="switch", params=sample.params,
+                        current_state=sample.current_state, goal_state=sample.goal_state,
+                        theme="material-mobile", viewport={"width": SCREEN[0], "height": SCREEN[1]})
+        with pytest.raises(AdbBackendError, match="window in front .* is "
+                                                  "'com.android.systemui', not org.finestate"):
+            backend.render(spec)
+        dump = shell(device, "cat /sdcard/window_dump.xml")
+        assert dump.startswith("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>"
+                               '<hierarchy rotation="0"><node index="0" text="" resource-id="" '
+                               'class="android.widget.FrameLayout" package="com.android.systemui"')
+    finally:
+        backend.close()
+        device.stop()
+
+
+def test_a_device_lost_mid_episode_is_an_action_error_then_a_clear_error(adb_server, apk):
+    device = Device(adb_server)
+    env = gym.make("FineState-Mobile-v0", backend="adb", scene="control",
+                   backend_options=native(device, apk, retries=1)).unwrapped
+    try:
+        obs, info = env.reset(seed=1, options={"component": "switch"})
+        device.stop()
+        started = time.monotonic()
+        _, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
+        assert time.monotonic() - started < 20
+        assert (reward, terminated, info["success"]) == (0.0, True, False)
+        assert device.serial in info["action_error"]
+        started = time.monotonic()
+        with pytest.raises(AdbBackendError, match=device.serial.replace(".", r"\.")):
+            env.reset(seed=2, options={"component": "switch"})
+        assert time.monotonic() - started < 30
+    finally:
+        env.close()
