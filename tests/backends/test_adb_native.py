@@ -10,6 +10,7 @@ the host side and the protocol, not the Android app's native Views.
 from __future__ import annotations
 
 import base64
+import json
 import time
 import zipfile
 
@@ -31,8 +32,7 @@ from finestate_env.backends.adb_native import (
 from finestate_env.components import COMPONENTS
 from finestate_env.core.schema import LiveSpec, Prediction
 
-TYPES = ["slider", "switch", "date_picker", "drag_reorder", "rating", "knob", "stepper",
-         "list_box"]
+TYPES = list(COMPONENTS)  # all 23, about a second each
 
 
 @pytest.fixture(scope="module")
@@ -284,3 +284,33 @@ def test_a_device_lost_mid_episode_is_an_action_error_then_a_clear_error(adb_ser
         assert time.monotonic() - started < 30
     finally:
         env.close()
+
+
+def test_the_device_test_command_runs_the_oracle_per_type(device, apk, tmp_path, capsys):
+    from finestate_env.cli.android_device_test import main
+
+    out = tmp_path / "device-test.json"
+    code = main(["--serial", device.serial, "--adb-port", str(device.server_port),
+                 "--apk", str(apk), "--episodes-per-type", "2", "--types", "switch,slider",
+                 "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    summary = json.loads(out.read_text())
+    assert summary["errors"] == {}
+    for name in ("switch", "slider"):
+        assert summary["summary"]["live"]["by_component"][name]["n"] == 2
+        assert summary["summary"]["live"]["by_component"][name]["es_sr_int"] == 1.0
+        assert summary["summary"]["static"]["by_component"][name]["es_sr_int"] == 1.0
+        # The table: the type's row, each metric static beside live.
+        row = next(line for line in printed.splitlines() if line.strip().startswith(name))
+        assert row.split()[1:] == ["2"] + ["1.000"] * 8
+    assert "agree 4, false accept 0, false reject 0" in printed
+
+
+def test_the_device_test_command_names_a_device_it_cannot_reach(adb_server, capsys):
+    from finestate_env.cli.android_device_test import main
+
+    code = main(["--serial", "127.0.0.1:1", "--adb-port", str(adb_server), "--timeout-s", "3",
+                 "--types", "switch"])
+    assert code == 1
+    assert "'127.0.0.1:1' is not on the adb server" in capsys.readouterr().err
