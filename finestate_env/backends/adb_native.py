@@ -33,6 +33,7 @@ import os
 import shlex
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -170,7 +171,7 @@ class NativeViewsBackend(Backend):
         return exc
 
     # -- the app's protocol ------------------------------------------------
-    def _show(self, spec: LiveSpec) -> dict[str, Any]:
+    def _show(self, spec: LiveSpec, check_front: bool = True) -> dict[str, Any]:
         """Render `spec` in the app and wait for its settled report."""
         if spec.scene is not None:
             raise ValueError(f"native views render lone controls only (scene 'control'); "
@@ -186,7 +187,7 @@ class NativeViewsBackend(Backend):
                 raise AdbBackendError(f"`am start` of {ACTIVITY} on device {self.serial!r} "
                                       f"failed: {out.strip()!r}")
             report = self._report(settle=True)
-            if self.check_front:
+            if self.check_front and check_front:
                 self._check_front()
         except AdbBackendError as exc:
             raise self._lost(exc) from exc
@@ -264,6 +265,18 @@ class NativeViewsBackend(Backend):
             return self._report(settle=False)["state"]
         except AdbBackendError as exc:
             raise self._lost(exc) from exc
+
+    def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
+              p1_points: Sequence[tuple[float, float]]) -> list[Any]:
+        # As Backend.probe (a fresh render before each gesture), but the window in front is
+        # checked once: a `uiautomator dump` takes a second or more on a device.
+        states = []
+        for index, p1 in enumerate(p1_points):
+            self._show(spec, check_front=index == 0)
+            self.perform(gesture, p0, p1)
+            states.append(self.read_state())
+        self._show(spec, check_front=False)
+        return states
 
     def __repr__(self) -> str:
         return (f"NativeViewsBackend(serial={self.serial!r}, viewport={self.viewport!r}, "

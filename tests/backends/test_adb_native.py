@@ -213,6 +213,22 @@ def test_replay_and_audit_through_the_native_path(env, device, apk):
     assert report.outside_hits == []
 
 
+def test_probes_give_the_states_of_one_checked_render_per_probe(env):
+    """The audit's probes check the window in front once, not per probe: same states."""
+    from finestate_env.backends.base import Backend
+    from finestate_env.core.coords import box_center
+    from finestate_env.replay.audit import grid
+
+    env.reset(seed=5, options={"component": "segmented"})
+    instance = env.instance
+    current = instance.boxes.current
+    p0 = box_center(current.now)
+    points = grid(current.core, 2) + grid(current.goal, 1)
+    fast = env.backend.probe(instance.live, instance.gesture, p0, points)
+    assert instance.live.goal_state in fast
+    assert fast == Backend.probe(env.backend, instance.live, instance.gesture, p0, points)
+
+
 def test_a_stale_report_is_a_clear_error(env, device):
     env.reset(seed=8, options={"component": "switch"})
     backend = env.backend
