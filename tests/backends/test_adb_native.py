@@ -24,9 +24,9 @@ from finestate_env.agents.scripted import OracleAgent
 from finestate_env.backends import make_backend
 from finestate_env.backends.adb_device import AdbBackendError
 from finestate_env.backends.adb_native import (
-    DEFAULT_APK,
     PACKAGE,
     NativeViewsBackend,
+    default_apk,
     parse_report,
 )
 from finestate_env.components import COMPONENTS
@@ -37,9 +37,10 @@ TYPES = list(COMPONENTS)  # all 23, about a second each
 
 @pytest.fixture(scope="module")
 def apk(tmp_path_factory):
-    """The real APK when `make android` built it, else a small zip with a manifest."""
-    if DEFAULT_APK.is_file():
-        return DEFAULT_APK
+    """The real APK when `make android` built it (or $FINESTATE_VIEWS_APK names one), else a
+    small zip with a manifest."""
+    if default_apk().is_file():
+        return default_apk()
     path = tmp_path_factory.mktemp("apk") / "finestate-views.apk"
     with zipfile.ZipFile(path, "w") as made:
         made.writestr("AndroidManifest.xml", b"\x03\x00\x08\x00stand-in manifest")
