@@ -331,3 +331,39 @@ def test_the_device_test_command_names_a_device_it_cannot_reach(adb_server, caps
                  "--types", "switch"])
     assert code == 1
     assert "'127.0.0.1:1' is not on the adb server" in capsys.readouterr().err
+
+
+def test_the_stand_in_prints_what_aosp_prints(env, device):
+    """The formats the backend parses, as the stand-in gives them (AOSP's, cited there)."""
+    import re
+
+    env.reset(seed=9, options={"component": "checkbox"})
+    payload = base64.b64encode(env.instance.live.model_dump_json().encode()).decode()
+    started = shell(device, f"am start -W -n org.finestate.views/.MainActivity -a "
+                            f"org.finestate.views.RENDER --ei seq 99 --es spec {payload}")
+    assert re.fullmatch(
+        r"Starting: Intent \{ act=org\.finestate\.views\.RENDER "
+        r"cmp=org\.finestate\.views/\.MainActivity \(has extras\) \}\n"
+        r"(Warning: Activity not started, intent has been delivered to currently running "
+        r"top-most instance\.\n)?Status: ok\nLaunchState: (COLD|UNKNOWN \(0\))\n"
+        r"Activity: org\.finestate\.views/\.MainActivity\nTotalTime: \d+\nWaitTime: \d+\n"
+        r"Complete\n?", started), started
+    deadline = time.monotonic() + 10
+    while '"ready":true' not in (broadcast := shell(
+            device, "am broadcast -a org.finestate.views.REPORT -p org.finestate.views")):
+        assert time.monotonic() < deadline, broadcast
+    head, line = broadcast.splitlines()
+    assert head == ("Broadcasting: Intent { act=org.finestate.views.REPORT flg=0x400000 "
+                    "pkg=org.finestate.views }")
+    assert line.startswith('Broadcast completed: result=-1, data="{"seq":99,"ready":true,')
+    assert shell(device, "uiautomator dump").strip() == \
+        "UI hierchary dumped to: /sdcard/window_dump.xml"
+    dump = shell(device, "cat /sdcard/window_dump.xml")
+    assert re.match(
+        r"<\?xml version='1\.0' encoding='UTF-8' standalone='yes' \?><hierarchy rotation=\"0\">"
+        r'<node index="0" text="" resource-id="" class="android\.widget\.FrameLayout" '
+        r'package="org\.finestate\.views" content-desc="" checkable="false" checked="false" '
+        r'clickable="false" enabled="true" focusable="false" focused="false" '
+        r'scrollable="false" long-clickable="false" password="false" selected="false" '
+        r'bounds="\[0,0\]\[1080,2400\]">', dump), dump
+    env.reset(seed=9, options={"component": "checkbox"})  # the backend's own seq again

@@ -372,6 +372,8 @@ class FakeDevice:
         if not cold:
             lines.append("Warning: Activity not started, intent has been delivered to "
                          "currently running top-most instance.")
+        if "-W" not in args:
+            return ("\n".join(lines) + "\n").encode()
         wait_ms = int((time.monotonic() - started) * 1000) + 1
         lines += ["Status: ok", f"LaunchState: {'COLD' if cold else 'UNKNOWN (0)'}",
                   f"Activity: {APP_ACTIVITY}", f"TotalTime: {wait_ms if cold else 0}",
