@@ -197,22 +197,26 @@ class NativeViewsBackend(Backend):
         return report
 
     def _report(self, settle: bool) -> dict[str, Any]:
-        """The app's report for the last render, polled until it is ready (bounded)."""
+        """The app's report for the last render, polled until it is ready (bounded).
+
+        `settle`: right after `am start`, whose -W may return before the app took the
+        new intent (delivered to the running activity), a report of an earlier render
+        (its state, its error) means "not yet", not a failure.
+        """
         deadline = time.monotonic() + self.timeout_s
         while True:
             report = parse_report(self._device.shell(
                 f"am broadcast -a {REPORT_ACTION} -p {PACKAGE}"))
-            if report["error"] is not None:
-                raise AdbBackendError(f"{PACKAGE} failed render {report['seq']}: "
-                                      f"{report['error']}")
             seq = report["seq"]
-            # Right after `am start` the app may not have taken the new intent yet.
             early = settle and isinstance(seq, int) and seq < self._seq
-            if seq != self._seq and not early:
-                raise AdbBackendError(f"{PACKAGE} reports render {seq!r}, not the last one "
-                                      f"({self._seq}): another client drove the app?")
-            if report["ready"] is True and not early:
-                return report
+            if not early:
+                if seq != self._seq:
+                    raise AdbBackendError(f"{PACKAGE} reports render {seq!r}, not the last one "
+                                          f"({self._seq}): another client drove the app?")
+                if report["error"] is not None:
+                    raise AdbBackendError(f"{PACKAGE} failed render {seq}: {report['error']}")
+                if report["ready"] is True:
+                    return report
             if time.monotonic() > deadline:
                 why = (f"still reports render {seq} (stale)" if early
                        else "never reported ready")

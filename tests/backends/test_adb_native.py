@@ -70,7 +70,7 @@ def shell(device: Device, command: str) -> str:
 
 
 def native(device: Device, apk, **extra) -> dict:
-    return device.options(views="native", apk=str(apk), timeout_s=15, **extra)
+    return device.options(**{"views": "native", "apk": str(apk), "timeout_s": 15, **extra})
 
 
 @pytest.fixture(scope="module")
@@ -367,3 +367,26 @@ def test_the_stand_in_prints_what_aosp_prints(env, device):
         r'scrollable="false" long-clickable="false" password="false" selected="false" '
         r'bounds="\[0,0\]\[1080,2400\]">', dump), dump
     env.reset(seed=9, options={"component": "checkbox"})  # the backend's own seq again
+
+
+def test_a_render_taken_late_is_waited_for_and_one_never_taken_is_stale(adb_server, apk):
+    """`am start -W` may return before the app took the intent: its report of the earlier
+    render means "not yet" until timeout_s, then a clear error."""
+    device = Device(adb_server, "--app-late=1.5")
+    try:
+        sample = COMPONENTS["stepper"].sample(np.random.default_rng(1), (360, 800), touch=True)
+        spec = LiveSpec(component="stepper", params=sample.params,
+                        current_state=sample.current_state, goal_state=sample.goal_state,
+                        theme="material-mobile", viewport={"width": SCREEN[0], "height": SCREEN[1]})
+        patient = make_backend("adb", SCREEN, **native(device, apk, timeout_s=10))
+        assert patient.render(spec).state == spec.current_state
+        patient.close()
+        hasty = make_backend("adb", SCREEN, **native(device, apk, timeout_s=0.5))
+        hasty._seq = 10  # renders 11, after the patient backend's 1 (an instance of its own)
+        started = time.monotonic()
+        with pytest.raises(AdbBackendError, match=r"still reports render 1 \(stale\) within "
+                                                  r"0\.5 s of render 11"):
+            hasty.render(spec)
+        assert time.monotonic() - started < 5
+    finally:
+        device.stop()

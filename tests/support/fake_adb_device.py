@@ -26,9 +26,11 @@ Chromium page under the status bar and reports their state and boxes in
 screen pixels, in the app's reply protocol. It proves the host side (install,
 render, report parsing, input, capture, errors), not the app's native Views.
 
-usage: python fake_adb_device.py PORT [--no-browser | --frozen-browser | --app-covered]
+usage: python fake_adb_device.py PORT [--no-browser | --frozen-browser | --app-covered |
+                                      --app-late=SECONDS]
 (--no-browser: no browser package; --frozen-browser: it is there but never opens a page;
---app-covered: a system dialog stays in front of the app)
+--app-covered: a system dialog stays in front of the app; --app-late: the app takes each
+render's intent SECONDS after `am start` returned)
 It prints "ready" once it listens.
 """
 
@@ -111,8 +113,9 @@ class Stream:
 
 class FakeDevice:
     def __init__(self, browser_installed: bool = True, browser_opens: bool = True,
-                 app_covered: bool = False) -> None:
+                 app_covered: bool = False, app_late: float = 0.0) -> None:
         self.app_covered = app_covered
+        self.app_late = app_late
         self.browser_installed = browser_installed
         self.browser_opens = browser_opens
         self.writer: asyncio.StreamWriter | None = None
@@ -364,9 +367,8 @@ class FakeDevice:
         started = time.monotonic()
         seq = int(args[args.index("seq", args.index("--ei")) + 1])
         spec_b64 = args[args.index("spec", args.index("--es")) + 1]
-        self.app.update(seq=seq, ready=False, component="", boxes=None, error=None)
         self.front = SYSTEM_UI if self.app_covered else APP
-        asyncio.create_task(self.render_app(seq, spec_b64))
+        asyncio.create_task(self.take_intent(seq, spec_b64))
         cold = not self.app_running
         self.app_running = True
         if not cold:
@@ -379,6 +381,13 @@ class FakeDevice:
                   f"Activity: {APP_ACTIVITY}", f"TotalTime: {wait_ms if cold else 0}",
                   f"WaitTime: {wait_ms}", "Complete"]
         return ("\n".join(lines) + "\n").encode()
+
+    async def take_intent(self, seq: int, spec_b64: str) -> None:
+        # An intent delivered to the running activity reaches onNewIntent on its main
+        # thread, possibly after `am start -W` returned: --app-late=S delays it S seconds.
+        await asyncio.sleep(self.app_late)
+        self.app.update(seq=seq, ready=False, component="", boxes=None, error=None)
+        await self.render_app(seq, spec_b64)
 
     async def render_app(self, seq: int, spec_b64: str) -> None:
         from finestate_env.core.schema import LiveSpec
@@ -493,8 +502,8 @@ class FakeDevice:
 
 
 async def main(port: int, browser_installed: bool, browser_opens: bool,
-               app_covered: bool) -> None:
-    device = FakeDevice(browser_installed, browser_opens, app_covered)
+               app_covered: bool, app_late: float) -> None:
+    device = FakeDevice(browser_installed, browser_opens, app_covered, app_late)
     async with async_playwright() as playwright:
         from finestate_env.backends.chromium import LAUNCH_ARGS, find_chromium
 
@@ -520,5 +529,7 @@ async def main(port: int, browser_installed: bool, browser_opens: bool,
 
 
 if __name__ == "__main__":
+    late = [float(a.split("=", 1)[1]) for a in sys.argv[2:] if a.startswith("--app-late=")]
     asyncio.run(main(int(sys.argv[1]), "--no-browser" not in sys.argv[2:],
-                     "--frozen-browser" not in sys.argv[2:], "--app-covered" in sys.argv[2:]))
+                     "--frozen-browser" not in sys.argv[2:], "--app-covered" in sys.argv[2:],
+                     late[0] if late else 0.0))
