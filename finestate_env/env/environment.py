@@ -109,7 +109,9 @@ class FineStateEnv(gym.Env):
     factor in CSS px), `coord_mode`
     ("pixel" or "normalized"), `render_mode` (None or "rgb_array"), `theme` (one of
     `components.themes.themes_for(platform)`, or None to draw one per episode), `backend`
-    (default per platform) and `backend_options` (passed to the backend), the RL
+    (default per platform; `"adb"` on mobile, with `backend_options={"views": "native"}`
+    the project's Android app of native views, lone controls only) and `backend_options`
+    (passed to the backend), the RL
     options `obs_type`, `obs_size`, `obs_dtype`, `action_type`, `max_actions` (gestures
     per episode, 1..100) and `reward` ("exact" or "shaped"), and `timings` (True:
     `info["timings"]` gives ms per phase; off by default, wall-clock values are not

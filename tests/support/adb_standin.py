@@ -1,8 +1,9 @@
 """The stand-in Android device, connected to an adb server of its own.
 
-Used by tests/test_adb.py, and by `make bench` to time the adb backend's host
-side (adbutils, the adb server, reverse forwarding, the page driver): run
-`python tests/adb_standin.py -- COMMAND ...`, and every `{serial}` and
+Used by tests/backends/test_adb.py and test_adb_native.py, and by `make bench`
+to time the adb backend's host side (adbutils, the adb server, reverse
+forwarding, the page driver): run
+`python tests/support/adb_standin.py -- COMMAND ...`, and every `{serial}` and
 `{adb_port}` in COMMAND is replaced by the stand-in's. The figures are not a
 real device's: its screen is Chromium on this machine.
 """
