@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import pyspng
 
-from finestate_env.backends.base import Backend, BackendCrashed, Rendered
+from finestate_env.backends.base import Backend, BackendCrashed, Measured, Rendered
 from finestate_env.backends.web import _CONTENT_TYPES, WEB_ROOT, stage_html
 from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
 
@@ -317,6 +317,10 @@ class AdbBackend(Backend):
 
     def read_state(self) -> Any:
         return self._command({"op": "state"})
+
+    def measure(self, goal: Any) -> Measured:
+        result = self._command({"op": "measure", "goal": goal})
+        return Measured(boxes=Boxes(**result["boxes"]), reach=result["reach"])
 
     def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
               p1_points: Sequence[tuple[float, float]]) -> list[Any]:
