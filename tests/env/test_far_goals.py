@@ -120,3 +120,42 @@ def test_far_goal_formulas():
         far = dates.far_goal(np.random.default_rng(seed), Sample({}, "2026-01-31", "2026-01-02"), K)
         if far.goal_state[:7] != "2026-01":
             assert 15 <= int(far.goal_state[8:]) <= 21
+
+
+def test_vector_envs_and_check_env_take_far_goals():
+    from gymnasium.utils.env_checker import check_env
+
+    env = gym.make("FineState-Web-v0", component="date_picker", scene="control", max_actions=K)
+    try:
+        check_env(env.unwrapped)  # equal seeds and actions: equal infos, boxes measured again
+    finally:
+        env.close()
+    vec = gym.make_vec("FineState-Web-v0", num_envs=2, scene="control",
+                       component="stepper", max_actions=K)
+    try:
+        _, infos = vec.reset(seed=[0, 2])  # 5 and 2 clicks away
+        assert infos["oracle_actions"].tolist() == [5, 2]
+        assert infos["boxes"]["current"]["goal"].shape == (2, 4)
+        corner = np.ones((2, 2), np.float32)
+        _, _, terminated, truncated, infos = vec.step({"p0": corner, "p1": corner})
+        assert not (terminated.any() or truncated.any())
+        assert infos["oracle_actions"].tolist() == [5, 2]
+    finally:
+        vec.close()
+
+
+def test_run_prints_the_oracles_gestures_beside_the_agents(tmp_path, capsys):
+    import json
+
+    from finestate_env.cli.main import main
+
+    assert main(["run", "--agent", "oracle", "--episodes", "6", "--max-actions", str(K),
+                 "--scene", "control", "--component", "stepper,date_picker",
+                 "--out", str(tmp_path)]) == 0
+    assert "(the oracle's" in capsys.readouterr().out
+    records = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert [r["gestures"] for r in records] == [r["oracle_gestures"] for r in records]
+    assert all(r["episode_success"] for r in records)
+    assert any(r["gestures"] > 1 for r in records)
+    episodes = json.loads((tmp_path / "summary.json").read_text())["episodes"]
+    assert episodes["gestures_median"] == episodes["oracle_gestures_median"]
