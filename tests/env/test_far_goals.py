@@ -1,6 +1,6 @@
 """Goals further than one gesture away (issue #18, item 2): with `max_actions=K > 1` a
-stepper's goal may be several steps off, a date picker's in another month and a tree's
-folder inside collapsed ones; the boxes
+stepper's goal may be several steps off, a date picker's in another month, a tree's
+folder inside collapsed ones and a list's option pages below or above; the boxes
 are measured again after every gesture, and the oracle, following them, reaches the goal
 in exactly `info["oracle_actions"]` gestures, on the three platforms, with real input."""
 
@@ -14,7 +14,7 @@ from finestate_env.agents.scripted import OracleAgent
 from finestate_env.components import COMPONENTS, Sample
 
 K = 5
-FAR_TYPES = ("stepper", "date_picker", "tree_view")
+FAR_TYPES = ("stepper", "date_picker", "tree_view", "list_box")
 # A phone's 1080x2400 screenshots cost ~5x the web's: fewer seeds there.
 SEEDS = {"FineState-Web-v0": 50, "FineState-Desktop-v0": 50, "FineState-Mobile-v0": 20}
 
@@ -55,6 +55,10 @@ def test_the_oracle_reaches_far_goals_in_exactly_its_planned_gestures(env_id, na
         # As deep as the tree (folders on 3 levels at most) and the panel's rows allow:
         # about a fifth of its goals at K = 5 (62 of 300 samples).
         assert max(plans) > 1 and set(plans) <= {1, 2, 3}, plans
+    elif name == "list_box":
+        # As many pages as the pool holds: a lone list's pages are long (up to 12 rows
+        # of 10-32 options), so most far goals are one page away.
+        assert sum(p > 1 for p in plans) > len(plans) // 2, plans
     else:  # every distance 1..K is drawn, most of them further than one gesture
         assert set(plans) == set(range(1, K + 1)), plans
         assert sum(p > 1 for p in plans) > len(plans) // 2, plans
