@@ -138,9 +138,10 @@ class FineStateEnv(gym.Env):
       mobile (Chromium with touch emulation, or an Android device through adb)
       and desktop (native Qt controls in Xvfb). Info values have one type each
       (states as JSON text, boxes as arrays, the instance as JSON text), `timings`
-      only on request, and the RL observation and action options. Still v0, as options
-      whose defaults change nothing: page scenes, episodes of several gestures
-      (`max_actions`, goals further away, `reward="shaped"`) and the info keys
+      only on request, and the RL observation and action options. Added since, in v0:
+      page scenes, the default scene (`scene="control"` gives the first release's
+      pixels); episodes of several gestures as options whose defaults change nothing
+      (`max_actions`, goals further away, `reward="shaped"`); the info keys
       `collateral`, `collateral_changed`, `distance`, `actions` and `oracle_actions`.
     """
 
