@@ -78,6 +78,22 @@ class ComponentType(ABC):
         `touch` a seed gives the parameters it always gave.
         """
 
+    def far_goal(self, rng: np.random.Generator, sample: Sample, reach: int) -> Sample:
+        """`sample` with its goal moved to one the oracle reaches in n gestures, n drawn
+        uniformly from 1..reach (an episode of `reach` gestures, env `max_actions`), as far
+        as the type allows; n = 1 keeps the sample. Here: the type's goals are all one
+        gesture away (its docstring says why), and the sample is kept. Types with goals
+        further away override it, and their renderers' boxes then show the next gesture of
+        the shortest route (a goal box toward the goal) and its length (`reach(goal)`).
+        """
+        return sample
+
+    def oracle_actions(self, params: dict[str, Any], current: Any, goal: Any) -> int:
+        """Gestures the oracle takes from `current` (as first shown) to `goal`: each at the
+        centre of the goal box the screen then shows. 1 here, where every goal is one
+        gesture away."""
+        return 1
+
     @abstractmethod
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         """Exact equality on the type's own grid; never a loose tolerance."""

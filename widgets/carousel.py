@@ -9,6 +9,10 @@ outside the goal box, which is the goal's dot alone. The state is the shown slid
 0-based (instructions count from 1 or name the slide's title). On a phone each dot
 sits in a TOUCH_TARGET square that takes its taps, the squares edge to edge, and a
 deck has only as many slides as the card's width holds squares.
+
+No goal further away with episodes of several gestures: every slide's dot is shown,
+so every slide is one click away. (A deck that shows a window of its dots, as some
+carousels do, would put slides beyond the visible dots: not drawn yet.)
 """
 
 from __future__ import annotations

@@ -5,6 +5,14 @@ calendar shows (the current date's month), so one click reaches it; the popup
 stays open afterwards, so the target configuration has the same layout. Days of
 the neighbouring months are greyed and ignore clicks; the header arrows change
 only the shown month, never the state.
+
+Episodes of several gestures (env `max_actions=K`): the goal may lie m = n - 1 months
+before or after the current date's, n drawn from 1..K, on a day from the 15th to the
+21st, a day that no six-week grid shows among a neighbouring month's greyed days (on
+the web they ignore clicks; Qt's would select them). The oracle clicks the month arrow
+toward it m times, then the day: n gestures (`oracle_actions`). While the goal's month
+is not shown, the goal box is that arrow and `now` is the date field (the selected
+day's cell is in another month).
 """
 
 from __future__ import annotations
@@ -37,6 +45,9 @@ _POPUP_PAD_X = 12  # date_picker.css: the popup's side padding, inside a 1 px bo
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December")
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+# A far goal's day: never among the greyed days of a neighbouring month in a six-week
+# grid (at most 7 leading days, >= the 22nd, and 14 trailing ones, <= the 14th).
+_FAR_DAYS = (15, 21)
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -76,6 +87,24 @@ class DatePicker(ComponentType):
             params.update(pad=max(0, min(_POPUP_PAD_X, free // 2)), nav=TOUCH_TARGET)
         return Sample(params, date(year, month, current).isoformat(),
                       date(year, month, goal).isoformat())
+
+    def far_goal(self, rng: np.random.Generator, sample: Sample, reach: int) -> Sample:
+        """A day m = n - 1 months away, n drawn from 1..reach, before or after."""
+        n = int(rng.integers(1, reach + 1))
+        if n == 1:
+            return sample
+        current = _parse(sample.current_state)
+        index = current.year * 12 + current.month - 1 + choose(rng, (-1, 1)) * (n - 1)
+        day = int(rng.integers(_FAR_DAYS[0], _FAR_DAYS[1] + 1))
+        return Sample(sample.params, sample.current_state,
+                      date(index // 12, index % 12 + 1, day).isoformat())
+
+    def oracle_actions(self, params: dict[str, Any], current: Any, goal: Any) -> int:
+        """A click per month to turn, then the day's."""
+        a, b = _parse(current), _parse(goal)
+        if a is None or b is None:
+            return 1
+        return abs((b.year - a.year) * 12 + b.month - a.month) + 1
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         return _parse(a) is not None and _parse(b) is not None and a == b

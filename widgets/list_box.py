@@ -6,6 +6,16 @@ to edge, so a click anywhere on a row selects that option and the list stays
 open (the target configuration has the same layout). Clicking the field, or
 the list's thin top and bottom padding, changes nothing. The state is the
 selected option's text; options are distinct within an instance.
+
+Episodes of several gestures (env `max_actions=K`): the goal may lie below or above
+the fold. The list then holds its whole pool of options (10-32) and shows them a page
+at a time, `page` rows (two fewer than the one-gesture list, so the list keeps its
+height), between a "more above" and a "more below" row: a click on either turns one
+page (nothing at the first or last page) and never changes the state. It opens on the
+page of the selected option; the goal lies n - 1 pages away, n drawn from 1..K (as
+far as the pool has pages). The oracle clicks the arrow row toward it n - 1 times,
+then the option: n gestures (`oracle_actions`). While the goal's page is not shown,
+the goal box is that arrow row and `now` is the field.
 """
 
 from __future__ import annotations
@@ -76,6 +86,8 @@ _WIDTH = (220, 300)
 # Height besides the rows (see list_box.css): label 20 + 4, field 36, list gap 4,
 # list borders 2 and padding 8.
 _CHROME_HEIGHT = 74
+# The fewest options a page of a far goal's list shows.
+_FAR_PAGE_MIN = 3
 
 
 class ListBox(ComponentType):
@@ -103,6 +115,34 @@ class ListBox(ComponentType):
             "width": width, "anchor": sample_anchor(rng),
         }
         return Sample(params, options[current], options[goal])
+
+    def far_goal(self, rng: np.random.Generator, sample: Sample, reach: int) -> Sample:
+        """An option n - 1 pages up or down, n drawn from 1..reach, in the whole pool."""
+        n = int(rng.integers(1, reach + 1))
+        params = sample.params
+        page = len(params["options"]) - 2  # two rows give way to the arrow rows
+        if n == 1 or page < _FAR_PAGE_MIN:
+            return sample
+        options = list(next(pool for label, _, pool in _LISTS if label == params["label"]))
+        pages = -(-len(options) // page)
+        here = options.index(sample.current_state) // page
+        above, below = here, pages - 1 - here
+        turns = n - 1
+        direction = (choose(rng, (-1, 1)) if min(above, below) >= turns
+                     else 1 if below >= above else -1)
+        turns = min(turns, below if direction > 0 else above)
+        if turns == 0:
+            return sample
+        first = (here + direction * turns) * page
+        goal = options[first + int(rng.integers(min(page, len(options) - first)))]
+        return Sample({**params, "options": options, "page": page}, sample.current_state, goal)
+
+    def oracle_actions(self, params: dict[str, Any], current: Any, goal: Any) -> int:
+        """A click per page to turn, then the option's."""
+        page, options = params.get("page"), params["options"]
+        if page is None or current not in options or goal not in options:
+            return 1
+        return abs(options.index(goal) // page - options.index(current) // page) + 1
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         options = params["options"]

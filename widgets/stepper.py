@@ -10,6 +10,12 @@ the target field (up or down, never past min/max), so one click on the right
 button of the right field reaches it. The other fields are real steppers too,
 but the state is the target's value alone: the field is found by its label.
 
+Episodes of several gestures (env `max_actions=K`): the goal is n steps away, n drawn
+from 1..K, in a direction with room for n steps (a field shorter than that gives the
+farthest value it has), and the oracle takes n clicks on the same button
+(`oracle_actions`). The goal box always is the button toward the goal, so it shows the
+next click of the shortest route; `reach` on the renderers counts the clicks left.
+
 Boxes: core is the target's pair of buttons, goal the one button that moves
 toward the goal, now the target's value display, loc the card. In the target
 configuration (the field already shows the goal) no button moves toward it, so
@@ -32,6 +38,7 @@ from finestate_env.components.base import (
     Sample,
     choose,
     grid_distance,
+    on_grid_index,
     same_grid_point,
     sample_anchor,
     step_decimals,
@@ -140,6 +147,28 @@ class Stepper(ComponentType):
         }
         return Sample(params, round(spec["min"] + current_k * spec["step"], decimals),
                       round(spec["min"] + goal_k * spec["step"], decimals))
+
+    def far_goal(self, rng: np.random.Generator, sample: Sample, reach: int) -> Sample:
+        """n steps away, n drawn from 1..reach, up or down where both have room."""
+        n = int(rng.integers(1, reach + 1))
+        if n == 1:
+            return sample
+        field = sample.params["fields"][sample.params["target"]]
+        last = round((field["max"] - field["min"]) / field["step"])
+        k = on_grid_index(sample.current_state, field["min"], field["step"])
+        up, down = last - k, k
+        direction = choose(rng, (-1, 1)) if min(up, down) >= n else (1 if up >= down else -1)
+        n = min(n, up if direction > 0 else down)
+        goal = round(field["min"] + (k + direction * n) * field["step"],
+                     step_decimals(field["step"]))
+        return Sample(sample.params, sample.current_state, goal)
+
+    def oracle_actions(self, params: dict[str, Any], current: Any, goal: Any) -> int:
+        """One click a step."""
+        field = params["fields"][params["target"]]
+        a = on_grid_index(current, field["min"], field["step"])
+        b = on_grid_index(goal, field["min"], field["step"])
+        return 1 if a is None or b is None else max(1, abs(a - b))
 
     @staticmethod
     def _text(value: float, field: dict[str, Any]) -> str:

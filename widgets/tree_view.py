@@ -15,6 +15,13 @@ visually and never changes the state. The goal is the state with one named,
 visible folder toggled: usually expanded, sometimes collapsed. The panel has a
 fixed height (enough rows for both states), so the layout above the target and
 the panel's place on the page are the same before and after the action.
+
+Episodes of several gestures (env `max_actions=K`): the goal may be a folder n levels
+inside a collapsed one, n drawn from 1..K, expanded with every folder above it (a
+chain of n collapsed folders, the first one visible, as deep as the tree has and as
+the panel's rows hold). The oracle clicks the chain's twisties top-down: n gestures
+(`oracle_actions`). The goal box is the twisty of the first visible folder that
+differs from the goal, `now` its row.
 """
 
 from __future__ import annotations
@@ -199,6 +206,42 @@ class TreeView(ComponentType):
         raise RuntimeError(f"tree_view: no tree of {_ROWS} rows in {_ATTEMPTS} attempts "
                            f"for viewport {viewport}")
 
+    def far_goal(self, rng: np.random.Generator, sample: Sample, reach: int) -> Sample:
+        """A chain of n collapsed folders expanded, n drawn from 1..reach, the deepest one
+        named; a tree whose chains are shorter (or would overflow the panel) gives the
+        longest it has."""
+        n = int(rng.integers(1, reach + 1))
+        if n == 1:
+            return sample
+        params, expanded = sample.params, set(sample.current_state)
+        folders = _folders(params["tree"])
+        shown = _visible(params["tree"], expanded)
+
+        def chains(path: str) -> list[list[str]]:
+            """Downward paths of sub-folders from `path`, at most n folders long."""
+            found = [[path]]
+            for child in folders[path]["children"]:
+                if "children" in child and len(found[0]) < n:
+                    found += [[path, *rest] for rest in chains(f"{path}/{child['name']}")
+                              if len(rest) < n]
+            return found
+
+        fitting = [chain for path in shown if path in folders and path not in expanded
+                   for chain in chains(path)
+                   if len(_visible(params["tree"], expanded | set(chain))) <= params["rows"]]
+        longest = max((len(chain) for chain in fitting), default=0)
+        if longest < 2:
+            return sample
+        chain = choose(rng, [c for c in fitting if len(c) == longest])
+        return Sample({**params, "target": chain[-1]}, sample.current_state,
+                      sorted(expanded | set(chain)))
+
+    def oracle_actions(self, params: dict[str, Any], current: Any, goal: Any) -> int:
+        """A twisty click per folder that differs, top-down."""
+        if not (isinstance(current, list) and isinstance(goal, list)):
+            return 1
+        return max(1, len(set(current) ^ set(goal)))
+
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         folders = _folders(params["tree"])
 
@@ -218,7 +261,13 @@ class TreeView(ComponentType):
         target, title = sample.params["target"], sample.params["title"]
         parent, _, name = target.rpartition("/")
         parent_name = parent.rpartition("/")[2]
-        if target in sample.goal_state:
+        if parent and parent not in sample.current_state:  # inside a collapsed folder
+            path = " > ".join(target.split("/"))
+            templates = [f"Expand the '{name}' folder inside '{parent_name}', and the folders "
+                         "above it.",
+                         f"Open {path} in the {title} tree.",
+                         f"Show the contents of the '{name}' folder ({path})."]
+        elif target in sample.goal_state:
             templates = [f"Expand the '{name}' folder.",
                          f"Show the contents of the '{name}' folder.",
                          f"Click the arrow next to '{name}' to expand it.",

@@ -13,6 +13,10 @@ pin: exactly ((x1 + x2) / 2, (y1 + y2) / 2) of its integer box, the point the
 oracle and the probing press); the pin is an odd number of pixels wide and tall,
 so that centre is a whole pixel. For that p0 the goal region is one grid cell
 (G x G px) around the crosshair; pressing elsewhere shifts it by the same amount.
+
+No goal further away with episodes of several gestures: the named pin is always in the
+viewport, so one drag from it to the crosshair reaches the goal. (A pin off screen,
+found by panning first, would need a goal box for an exploring drag: not drawn yet.)
 """
 
 from __future__ import annotations

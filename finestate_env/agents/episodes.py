@@ -37,7 +37,8 @@ def run_episodes(env, agent, episodes: int, seed: int = 0,
                 changed += [c for c in json.loads(info["collateral_changed"]) if c not in changed]
             result = result.model_copy(update={
                 "gestures": gestures, "episode_success": bool(info["success"]),
-                "episode_collateral_changed": changed})
+                "episode_collateral_changed": changed,
+                "oracle_gestures": int(info["oracle_actions"])})
         results.append(result)
         if on_result:
             on_result(result, obs, reset_info)

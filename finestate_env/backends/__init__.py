@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from finestate_env.backends.base import Backend, BackendCrashed, Rendered
+from finestate_env.backends.base import Backend, BackendCrashed, Measured, Rendered
 
 # What renders each platform unless the user names a backend ("adb" is the mobile option).
 DEFAULT_BACKEND: dict[str, str] = {"web": "web", "mobile": "mobile", "desktop": "desktop"}
@@ -43,4 +43,5 @@ def make_backend(name: str, viewport: tuple[int, int], **options: Any) -> Backen
     raise ValueError(f"unknown backend {name!r}; available: 'web', 'mobile', 'adb', 'desktop'")
 
 
-__all__ = ["DEFAULT_BACKEND", "Backend", "BackendCrashed", "Rendered", "make_backend"]
+__all__ = ["DEFAULT_BACKEND", "Backend", "BackendCrashed", "Measured", "Rendered",
+           "make_backend"]

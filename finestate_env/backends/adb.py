@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.backends.adb_device import AdbBackendError, AdbDevice
-from finestate_env.backends.base import Backend, Rendered
+from finestate_env.backends.base import Backend, Measured, Rendered
 from finestate_env.backends.web import _CONTENT_TYPES, WEB_ROOT, stage_html
 from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
 
@@ -228,6 +228,10 @@ class AdbBackend(Backend):
 
     def read_state(self) -> Any:
         return self._command({"op": "state"})
+
+    def measure(self, goal: Any) -> Measured:
+        result = self._command({"op": "measure", "goal": goal})
+        return Measured(boxes=Boxes(**result["boxes"]), reach=result["reach"])
 
     def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
               p1_points: Sequence[tuple[float, float]]) -> list[Any]:

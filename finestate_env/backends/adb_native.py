@@ -39,8 +39,9 @@ from typing import Any
 
 import numpy as np
 
+from finestate_env import components
 from finestate_env.backends.adb_device import AdbBackendError, AdbDevice
-from finestate_env.backends.base import Backend, Rendered
+from finestate_env.backends.base import Backend, Measured, Rendered
 from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
 
 PACKAGE = "org.finestate.views"
@@ -117,6 +118,7 @@ class NativeViewsBackend(Backend):
         self.check_front = bool(check_front)
         self.installed_now = False  # whether start() installed the APK
         self._seq = 0
+        self._goal: Any = None  # the goal of the last render, which the app measures for
         self._layout: tuple[int, int] | None = None
 
     @property
@@ -176,6 +178,15 @@ class NativeViewsBackend(Backend):
         if spec.scene is not None:
             raise ValueError(f"native views render lone controls only (scene 'control'); "
                              f"this {spec.component!r} instance has a page scene")
+        route = components.COMPONENTS[spec.component].oracle_actions(
+            spec.params, spec.current_state, spec.goal_state) \
+            if spec.component in components.COMPONENTS else 1
+        if route > 1:
+            # Mid-route, the screen's distance to the goal (Measured.reach) is what the
+            # web page measures; the app's report has no such field.
+            raise ValueError(f"native views cannot show a goal {route} gestures away "
+                             f"({spec.component!r}): the app reports no reach; make the env "
+                             "with max_actions=1, or on the web or mobile backend")
         self.start()
         self._seq += 1
         payload = base64.b64encode(spec.model_dump_json().encode("utf-8")).decode("ascii")
@@ -194,6 +205,7 @@ class NativeViewsBackend(Backend):
         if report["component"] != spec.component:
             raise AdbBackendError(f"{PACKAGE} shows {report['component']!r}, "
                                   f"not {spec.component!r}")
+        self._goal = spec.goal_state
         return report
 
     def _report(self, settle: bool) -> dict[str, Any]:
@@ -269,6 +281,19 @@ class NativeViewsBackend(Backend):
             return self._report(settle=False)["state"]
         except AdbBackendError as exc:
             raise self._lost(exc) from exc
+
+    def measure(self, goal: Any) -> Measured:
+        # The app measures its boxes from the views at every report, for the rendered goal.
+        # Every goal it shows is one gesture away (_show), so reach is left to the state.
+        if goal != self._goal:
+            raise ValueError(f"the app measures for the goal it was rendered with "
+                             f"({self._goal!r}), not {goal!r}")
+        self.start()
+        try:
+            report = self._report(settle=False)
+        except AdbBackendError as exc:
+            raise self._lost(exc) from exc
+        return Measured(boxes=Boxes(**report["boxes"]["current"]), reach=None)
 
     def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
               p1_points: Sequence[tuple[float, float]]) -> list[Any]:

@@ -28,6 +28,17 @@ class Rendered:
     distractor_locs: tuple[tuple[float, float, float, float], ...] = ()
 
 
+@dataclass(frozen=True)
+class Measured:
+    """The boxes of the screen as it is mid-episode, after a gesture, and how many
+    gestures the shortest route to the goal still takes from it."""
+
+    boxes: Boxes  # the current configuration, screenshot pixels, inclusive edges
+    # 0 at the goal, 1 when the goal box reaches it, more for a goal further away; None
+    # from a type whose every goal is one gesture away (the caller knows it from the state).
+    reach: int | None
+
+
 class Backend(ABC):
     """Start, render an instance, screenshot, perform a gesture, read state, close.
 
@@ -73,6 +84,11 @@ class Backend(ABC):
     @abstractmethod
     def read_state(self) -> Any:
         """The control's actual state, read back from the control itself."""
+
+    @abstractmethod
+    def measure(self, goal: Any) -> Measured:
+        """Measure the control as it is shown now, for `goal`: in an episode of several
+        gestures, the boxes of the screen the next gesture acts on. It sets nothing."""
 
     def read_distractors(self) -> list[Any]:
         """A page scene's distractors, each one's state read back whole, in the scene's

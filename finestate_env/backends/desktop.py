@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 from PIL import ImageGrab
 
-from finestate_env.backends.base import Backend, BackendCrashed, Rendered
+from finestate_env.backends.base import Backend, BackendCrashed, Measured, Rendered
 from finestate_env.backends.scratch import make_scratch_dir
 from finestate_env.components.qt import DESKTOP_TYPES
 from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
@@ -404,6 +404,10 @@ class DesktopBackend(Backend):
     def read_distractors(self) -> list[Any]:
         return self._request("distractor read-back",
                              {"op": "distractors", "markers": self._markers})["states"]
+
+    def measure(self, goal: Any) -> Measured:
+        result = self._request("measure", {"op": "measure", "goal": goal})
+        return Measured(boxes=Boxes(**result["boxes"]), reach=result["reach"])
 
     def measure_distractor(self, index: int, goal: Any) -> Boxes:
         """The boxes of a page's distractor `index` as shown, measured for `goal` (for

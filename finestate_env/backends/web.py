@@ -22,7 +22,7 @@ import pyspng
 from playwright.sync_api import Error as PlaywrightError
 
 from finestate_env import components
-from finestate_env.backends.base import Backend, BackendCrashed, Rendered
+from finestate_env.backends.base import Backend, BackendCrashed, Measured, Rendered
 from finestate_env.backends.cdp import CdpChannel, CdpConnectionLost, CdpError
 from finestate_env.backends.chromium import (
     BROWSERS,
@@ -252,6 +252,11 @@ class WebBackend(Backend):
         result = self._call("render", lambda: self._cdp.call(
             "spec => FineState.prepareCurrent(spec)", spec.renderer_spec()))
         return Boxes(**result["current"]), result["state"]
+
+    def measure(self, goal: Any) -> Measured:
+        result = self._call("measure", lambda: self._cdp.call(
+            "goal => FineState.measure(goal)", goal))
+        return Measured(boxes=Boxes(**result["boxes"]), reach=result["reach"])
 
     def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
               p1_points: Sequence[tuple[float, float]]) -> list[Any]:

@@ -72,7 +72,8 @@ def _run(args: argparse.Namespace) -> int:
         episodes = summary["episodes"]
         print(f"episodes of up to {args.max_actions} gestures (the four metrics above are "
               f"each episode's first): episode success {episodes['episode_success']:.3f}, "
-              f"gestures median {episodes['gestures_median']:g}, mean "
+              f"gestures median {episodes['gestures_median']:g} (the oracle's "
+              f"{episodes['oracle_gestures_median']:g}), mean "
               f"{episodes['gestures_mean']:.2f}; {episodes['collateral']} episodes changed "
               "another control")
     if explained:

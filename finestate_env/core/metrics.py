@@ -72,5 +72,7 @@ def summarize(results: Iterable[StepResult]) -> dict[str, Any]:
             "episode_success": sum(bool(r.episode_success) for r in episodes) / len(episodes),
             "gestures_mean": sum(gestures) / len(gestures),
             "gestures_median": statistics.median(gestures),
+            "oracle_gestures_median": statistics.median(r.oracle_gestures or 1
+                                                        for r in episodes),
             "collateral": sum(bool(r.episode_collateral_changed) for r in episodes)}
     return summary

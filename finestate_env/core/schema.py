@@ -267,7 +267,8 @@ class StageVerdicts(_Model):
 class StepResult(_OmitWhenNone):
     """One performed action and what it did, static beside live."""
 
-    _omitted_when_none = ("gestures", "episode_success", "episode_collateral_changed")
+    _omitted_when_none = ("gestures", "episode_success", "episode_collateral_changed",
+                          "oracle_gestures")
 
     id: str
     component: str
@@ -291,6 +292,7 @@ class StepResult(_OmitWhenNone):
     gestures: int | None = None
     episode_success: bool | None = None
     episode_collateral_changed: list[str] | None = None
+    oracle_gestures: int | None = None  # what the oracle takes to the goal (info oracle_actions)
 
     @property
     def collateral(self) -> bool:

@@ -100,7 +100,11 @@ class FineStateEnv(gym.Env):
     terminates. `max_actions=K > 1`: each step performs one gesture and observes the
     result; the episode terminates when the state read back equals the goal and is
     truncated after K gestures (a malformed action uses one up; a crashed browser
-    terminates it). `info["boxes"]` stay those measured at reset.
+    terminates it). With K > 1 the goal may lie up to K gestures away where the type
+    allows (a stepper several steps off, a date in another month: each type's
+    `far_goal`); after every gesture `info["boxes"]["current"]` is measured again on
+    the new screen, its goal box then showing the next gesture of the shortest route,
+    and `info["oracle_actions"]` says how many gestures the oracle takes.
 
     ## Arguments
     `component` (a type name, a list, or None for all), `family` (a family name or
@@ -122,17 +126,25 @@ class FineStateEnv(gym.Env):
     `family`, `gesture` (str), `current_state`, `goal_state` (canonical JSON text:
     `finestate_env.decode_state`), `boxes` (`{"current", "target"}` of `{"loc", "core",
     "goal", "now"}`, each a float64 array `[x1, y1, x2, y2]` with inclusive edges in the
-    action's frame), `distance` (float, the type's distance to the goal) and `actions`
-    (int, gestures so far); after step also `state` (JSON text), `success` (bool: the
-    goal is reached), `static` and `live` (four bools each, for this step's gesture
-    against the reset's boxes), `crosscheck` (str), `action_error` (None or a message).
+    action's frame; "current" is the screen the next gesture acts on), `distance` (float,
+    the type's distance to the goal), `actions` (int, gestures so far) and
+    `oracle_actions` (int, the gestures the oracle takes to the goal: 1 unless
+    max_actions > 1 drew a goal further away); after step also `state` (JSON text),
+    `success` (bool: the goal is reached), `static` and `live` (four bools each, for this
+    step's gesture against the boxes of the screen it acted on; no point is exact by the
+    boxes while the goal is more than one gesture away), `crosscheck` (str),
+    `action_error` (None or a message).
 
     ## Version History
     - v0: first release: the 23 FineState component types on the web (Chromium),
       mobile (Chromium with touch emulation, or an Android device through adb)
       and desktop (native Qt controls in Xvfb). Info values have one type each
       (states as JSON text, boxes as arrays, the instance as JSON text), `timings`
-      only on request, and the RL observation and action options.
+      only on request, and the RL observation and action options. Added since, in v0:
+      page scenes, the default scene (`scene="control"` gives the first release's
+      pixels); episodes of several gestures as options whose defaults change nothing
+      (`max_actions`, goals further away, `reward="shaped"`); the info keys
+      `collateral`, `collateral_changed`, `distance`, `actions` and `oracle_actions`.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
@@ -217,6 +229,11 @@ class FineStateEnv(gym.Env):
         self._state: Any = None
         self._distance = 1.0
         self._actions = 0
+        # The screen the next gesture acts on: its boxes (pixels) and how many gestures
+        # the shortest route to the goal still takes from it (1: the goal box reaches it).
+        self._boxes: Boxes | None = None
+        self._reach = 1
+        self._oracle_actions = 1
 
     # -- gymnasium API -----------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -249,8 +266,12 @@ class FineStateEnv(gym.Env):
         self._done = False
         self._state, self._actions = rendered.state, 0
         self._distance = self._distance_to_goal(rendered.state)
+        self._boxes = instance.boxes.current
+        self._oracle_actions = components.COMPONENTS[instance.component].oracle_actions(
+            instance.live.params, instance.current_state, instance.goal_state)
+        self._reach = self._oracle_actions  # a first screen shows the start of the route
         info = self._reset_info(instance, rendered.state)
-        info.update(distance=self._distance, actions=0)
+        info.update(distance=self._distance, actions=0, oracle_actions=self._oracle_actions)
         if self.timings:
             info["timings"] = {"render": _ms(started, rendered_at),
                                "screenshot": _ms(rendered_at), "total": _ms(started)}
@@ -264,15 +285,18 @@ class FineStateEnv(gym.Env):
         instance = self._instance
         parsed = (parse_flat_action(action, self.viewport) if self.action_type == "flat"
                   else parse_action(action, self.coord_mode, self.viewport))
-        boxes = instance.boxes.current
+        # Judged against the boxes of the screen the gesture acts on; a goal still more than
+        # one gesture away is exact by no box.
+        boxes, in_reach = self._boxes, self._reach == 1
         performed = parsed.error is None
         try:
             judged = perform_and_judge(self.backend, instance, parsed.p0, parsed.p1, boxes=boxes,
-                                       action_error=parsed.error, shown_state=self._state)
+                                       action_error=parsed.error, shown_state=self._state,
+                                       goal_in_reach=in_reach)
         except BackendCrashed as exc:  # reported, and the next reset restarts it
             performed = False
             judged = judge(instance, parsed.p0, parsed.p1, None, boxes=boxes,
-                           action_error=str(exc))
+                           action_error=str(exc), goal_in_reach=in_reach)
             self._done = True  # the control is gone: nothing left to act on
         timings = {"action": 0.0, "readback": 0.0, "screenshot": 0.0, **judged.timings}
         # Without input nothing changed, and after a crash there is nothing to
@@ -296,6 +320,10 @@ class FineStateEnv(gym.Env):
         terminated = self.max_actions == 1 or success or self._done
         truncated = not terminated and self._actions >= self.max_actions
         self._done = terminated or truncated
+        action_error = judged.action_error
+        if performed and not self._done:  # the next gesture acts on a new screen: measure it
+            action_error = self._measure(instance)
+            terminated = self._done = action_error is not None
         if self.reward == "shaped":  # potential-based: -distance is the potential
             reward = (distance_before - self._distance) + float(success)
         else:
@@ -307,13 +335,14 @@ class FineStateEnv(gym.Env):
             static=judged.static.model_dump(),
             live=judged.live.model_dump(),
             crosscheck=judged.crosscheck,
-            action_error=judged.action_error,
+            action_error=action_error,
             # A page's distractors read back: did the action change anything but the
             # target (always False for a lone control), and which (JSON text of labels).
             collateral=judged.collateral,
             collateral_changed=json.dumps(list(judged.changed)),
             distance=self._distance,
             actions=self._actions,
+            oracle_actions=self._oracle_actions,
         )
         if self.timings:
             info["timings"] = timings
@@ -349,6 +378,8 @@ class FineStateEnv(gym.Env):
         else:
             sample = components.COMPONENTS[name].sample(rng, self.backend.layout_viewport,
                                                      touch=touch)
+        if self.max_actions > 1:  # goals up to max_actions gestures away, where the type allows
+            sample = components.COMPONENTS[name].far_goal(rng, sample, self.max_actions)
         theme = self.theme or self.themes[int(rng.integers(len(self.themes)))]
         return LiveSpec(component=name, params=sample.params, current_state=sample.current_state,
                         goal_state=sample.goal_state, theme=theme,
@@ -385,9 +416,23 @@ class FineStateEnv(gym.Env):
             "gesture": instance.gesture,
             "current_state": encode_state(shown_state),
             "goal_state": encode_state(instance.goal_state),
-            "boxes": {name: self._boxes_in_frame(getattr(instance.boxes, name))
-                      for name in ("current", "target")},
+            # "current": the screen the next gesture acts on (re-measured mid-episode).
+            "boxes": {"current": self._boxes_in_frame(self._boxes),
+                      "target": self._boxes_in_frame(instance.boxes.target)},
         }
+
+    def _measure(self, instance: Instance) -> str | None:
+        """Measure the screen the next gesture acts on; the crash's message when the backend
+        died meanwhile (the episode ends, as after a crash in a gesture)."""
+        try:
+            measured = self.backend.measure(instance.goal_state)
+        except BackendCrashed as exc:
+            return str(exc)
+        self._boxes = measured.boxes
+        # A type whose every goal is one gesture away leaves the count to its state.
+        self._reach = measured.reach if measured.reach is not None else (
+            0 if self._distance == 0.0 else 1)
+        return None
 
     def _distance_to_goal(self, state: Any) -> float:
         instance = self._instance

@@ -49,18 +49,21 @@ class Judgement:
 
 def judge(instance: Instance, p0: Point | None, p1: Point | None, state: Any, *,
           boxes: Boxes, action_error: str | None = None,
-          timings: dict[str, float] | None = None, changed: Sequence[str] = ()) -> Judgement:
+          timings: dict[str, float] | None = None, changed: Sequence[str] = (),
+          goal_in_reach: bool = True) -> Judgement:
     """Judge the state an action left, against `instance`'s goal and against `boxes`.
 
     `boxes` is the current configuration's boxes in screenshot pixels: the live
     measurement in an env step, the file's annotation in a replay. An action with an
-    `action_error` is never live exact, whatever the state.
+    `action_error` is never live exact, whatever the state. `goal_in_reach` False: the
+    goal is more than one gesture away from the screen acted on, so its goal box is the
+    next gesture's (episodes of several gestures), and no point is exact by the boxes.
     """
     if instance.live is None:
         raise ValueError(f"instance {instance.id!r} has no live block: nothing live to judge")
     live_exact = action_error is None and COMPONENTS[instance.component].states_equal(
         state, instance.goal_state, instance.live.params)
-    static_exact = scoring.static_exact(p1, boxes)
+    static_exact = goal_in_reach and scoring.static_exact(p1, boxes)
     return Judgement(
         state=state, live_exact=live_exact, static_exact=static_exact,
         static=scoring.stage_verdicts(p0, p1, boxes, static_exact),
@@ -71,18 +74,19 @@ def judge(instance: Instance, p0: Point | None, p1: Point | None, state: Any, *,
 
 def perform_and_judge(backend: Backend, instance: Instance, p0: Point | None, p1: Point | None,
                       *, boxes: Boxes, action_error: str | None = None,
-                      shown_state: Any = CURRENT) -> Judgement:
+                      shown_state: Any = CURRENT, goal_in_reach: bool = True) -> Judgement:
     """Perform `instance`'s gesture from p0 to p1 as real input, read the control back, judge.
 
     The backend must show `instance`, in its current state or, later in an episode of
     several gestures, in `shown_state` (default: the current state). With an
     `action_error` (a point the screen does not have, NaN ...) nothing is performed and
-    the control keeps the state it shows. BackendCrashed propagates: the caller decides
-    whether to retry (replay) or to report it (the env).
+    the control keeps the state it shows; `goal_in_reach` as for `judge`. BackendCrashed
+    propagates: the caller decides whether to retry (replay) or to report it (the env).
     """
     if action_error is not None:
         shown = instance.current_state if shown_state is CURRENT else shown_state
-        return judge(instance, p0, p1, shown, boxes=boxes, action_error=action_error)
+        return judge(instance, p0, p1, shown, boxes=boxes, action_error=action_error,
+                     goal_in_reach=goal_in_reach)
     scene = instance.live.scene if instance.live is not None else None
     before = backend.read_distractors() if scene is not None else []
     started = time.perf_counter()
@@ -95,7 +99,8 @@ def perform_and_judge(backend: Backend, instance: Instance, p0: Point | None, p1
         changed = [d.label for d, was, now in zip(scene.distractors, before, after, strict=True)
                    if was != now]
     timings = {"action": _ms(started, acted), "readback": _ms(acted, time.perf_counter())}
-    return judge(instance, p0, p1, state, boxes=boxes, timings=timings, changed=changed)
+    return judge(instance, p0, p1, state, boxes=boxes, timings=timings, changed=changed,
+                 goal_in_reach=goal_in_reach)
 
 
 def _ms(start: float, end: float) -> float:

@@ -150,3 +150,24 @@ def test_a_device_lost_mid_episode_is_reported_in_the_step(adb_server):
         assert device.serial in info["action_error"]
     finally:
         env.close()
+
+
+def test_far_goals_are_measured_on_the_device_after_each_gesture(device):
+    """Episodes of several gestures (issue #18): after each gesture the page measures the
+    new screen (driver.js "measure"), and the oracle follows it to a date months away."""
+    env = gym.make("FineState-Mobile-v0", backend="adb", scene="control",
+                   component="date_picker", max_actions=4,
+                   backend_options=device.options(timeout_s=15)).unwrapped
+    try:
+        far = 0
+        for seed in range(6):
+            obs, info = env.reset(seed=seed)
+            planned, steps, done = info["oracle_actions"], 0, False
+            while not done:
+                obs, _, terminated, truncated, info = env.step(OracleAgent().act(obs, info))
+                steps, done = steps + 1, terminated or truncated
+            assert info["success"] is True and steps == planned, (seed, planned, steps)
+            far += planned > 1
+        assert far >= 2
+    finally:
+        env.close()

@@ -390,3 +390,37 @@ def test_a_render_taken_late_is_waited_for_and_one_never_taken_is_stale(adb_serv
         assert time.monotonic() - started < 5
     finally:
         device.stop()
+
+
+def test_episodes_of_several_gestures_measure_the_screen_again(device, apk):
+    """max_actions > 1: after a gesture the boxes are the app's, measured from its views
+    now; a miss first, then the oracle on the new boxes reaches the goal."""
+    env = gym.make("FineState-Mobile-v0", backend="adb", scene="control", max_actions=3,
+                   component="slider", backend_options=native(device, apk)).unwrapped
+    try:
+        obs, info = env.reset(seed=11)
+        goal_box = info["boxes"]["current"]["goal"].copy()
+        # A first drag that moves the thumb to the track's far end, not to the goal.
+        now, core = info["boxes"]["current"]["now"], info["boxes"]["current"]["core"]
+        end = (core[2] if goal_box[0] - core[0] < core[2] - goal_box[2] else core[0],
+               (now[1] + now[3]) / 2)
+        action = {"p0": np.asarray(((now[0] + now[2]) / 2, (now[1] + now[3]) / 2), np.float32),
+                  "p1": np.asarray(end, np.float32)}
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert (reward, terminated, truncated, info["success"]) == (0.0, False, False, False)
+        assert info["boxes"]["current"]["now"].tolist() != now.tolist()  # measured again
+        obs, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
+        assert (reward, terminated, info["success"], info["actions"]) == (1.0, True, True, 2)
+    finally:
+        env.close()
+
+
+def test_a_goal_several_gestures_away_is_a_clear_error(device, apk):
+    env = gym.make("FineState-Mobile-v0", backend="adb", scene="control", max_actions=5,
+                   component="stepper", backend_options=native(device, apk)).unwrapped
+    try:
+        with pytest.raises(ValueError, match=r"goal \d+ gestures away .*reports no reach"):
+            for seed in range(20):  # far goals draw 1..5 steps: some seed draws more than 1
+                env.reset(seed=seed)
+    finally:
+        env.close()

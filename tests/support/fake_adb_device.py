@@ -133,7 +133,8 @@ class FakeDevice:
         self.app_running = False
         self.app_lock = asyncio.Lock()
         # The app's last render: the reply protocol's fields.
-        self.app = {"seq": 0, "ready": False, "component": "", "boxes": None, "error": None}
+        self.app = {"seq": 0, "ready": False, "component": "", "boxes": None, "error": None,
+                    "goal": None}
 
     def send(self, data: bytes) -> None:
         if self.writer is not None:
@@ -400,7 +401,7 @@ class FakeDevice:
                 result = await self.app_page.evaluate(
                     "spec => FineState.prepare(spec)", spec.renderer_spec())
                 await self.app_page.evaluate(SETTLE)
-                update = {"component": spec.component, "error": None,
+                update = {"component": spec.component, "error": None, "goal": spec.goal_state,
                           "boxes": {"current": result["current"], "target": result["target"]}}
             except Exception as exc:  # noqa: BLE001 (the app reports what went wrong)
                 update = {"error": f"{type(exc).__name__}: {exc}".splitlines()[0]}
@@ -420,8 +421,13 @@ class FakeDevice:
         report = {key: self.app[key] for key in ("seq", "ready", "component", "boxes", "error")}
         report["state"] = None
         if report["ready"] and report["error"] is None:
-            report["state"] = await self.app_page.evaluate(
-                f"({SETTLE}).then(() => FineState.state())")
+            # As the app: state and current boxes read from the control now, the target's
+            # as measured at the render.
+            now = await self.app_page.evaluate(
+                f"goal => ({SETTLE}).then(() => ({{state: FineState.state(), "
+                "current: FineState.boxes(goal)}))", self.app["goal"])
+            report["state"] = now["state"]
+            report["boxes"] = {**report["boxes"], "current": now["current"]}
         data = json.dumps(report, separators=(",", ":"))
         return (head + f'Broadcast completed: result=-1, data="{data}"\n').encode()
 

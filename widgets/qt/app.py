@@ -14,7 +14,8 @@ JSON object per line:
 - `{"op": "distractors", "markers": n}` the same for a page's distractors, each read
   back whole: `{"states"}` ([] for a lone control).
 - `{"op": "measure", "index": i, "goal": g}` answers `{"boxes"}` of distractor i as
-  shown, measured for goal g (for tests and tools: it reads, it sets nothing).
+  shown, measured for goal g (for tests and tools: it reads, it sets nothing); with no
+  index, `{"boxes", "reach"}` of the target as shown (mid-episode, after a gesture).
 - `{"op": "probe", "spec": {...}}` shows the current state and records, at every
   marker key press from then on, the state the gesture before it produced, and
   shows the current state again; `{"op": "take", "markers": n}` answers the
@@ -251,7 +252,11 @@ class Server(QObject):
         if op == "distractors":
             self._wait_markers(int(request["markers"]))
             return {"states": [d.snapshot() for d in self.stage.distractors]}
-        if op == "measure":
+        if op == "measure":  # a distractor's boxes, or without an index the target's
+            if request.get("index") is None:
+                control = self.stage.control
+                return {"boxes": control.boxes(request["goal"]),
+                        "reach": control.reach(request["goal"])}
             return {"boxes": self.stage.distractors[int(request["index"])].boxes(
                 request["goal"])}
         if op == "probe":

@@ -35,6 +35,13 @@ class Control:
     def boxes(self, goal: Any) -> dict[str, kit.Box]:
         raise NotImplementedError
 
+    def reach(self, goal: Any) -> int | None:
+        """Gestures the shortest route to `goal` still takes from what is shown (0 at the
+        goal, 1 when the goal box reaches it); None for a type whose every goal is one
+        gesture away. Types with goals further away (episodes of several gestures)
+        override it, and their goal box is then the next gesture's."""
+        return None
+
     def snapshot(self) -> Any:
         """Everything the card holds, read from the widgets: a page reads its distractors
         back whole (a card of several switches is one distractor). The state, unless the

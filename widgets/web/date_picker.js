@@ -79,6 +79,11 @@ FineState.define("date_picker", (host, params, state, kit) => {
     [year, month] = [first.getUTCFullYear(), first.getUTCMonth() + 1];
     show();
   }
+  // Months from the shown one to the month of `iso`: > 0 ahead, < 0 behind.
+  function monthsTo(iso) {
+    const [y, m] = iso.split("-").map(Number);
+    return (y - year) * 12 + (m - month);
+  }
   kit.onTrusted(prev, "click", () => turn(-1));
   kit.onTrusted(next, "click", () => turn(1));
   show();
@@ -88,13 +93,22 @@ FineState.define("date_picker", (host, params, state, kit) => {
     restore(value) { select(value); show(); },
     boxes(goal) {
       const core = kit.boxOf(grid);
+      // A goal in another month (episodes of several gestures): the arrow toward its
+      // month, the next gesture of the shortest route. The selected day, once its month
+      // is turned away, is shown in the field only.
+      const shown = cells.get(goal);
+      const toward = monthsTo(goal) > 0 ? next : prev;
       return {
         loc: kit.boxOf(host),
         core,
         // Cells tile the grid edge to edge: the goal's cell is exactly its region.
-        goal: kit.boxOf(cells.get(goal)),
-        now: kit.boxOf(cells.get(selected)),
+        goal: kit.boxOf(shown || toward),
+        now: kit.boxOf(cells.get(selected) || field),
       };
+    },
+    // Gestures the shortest route still takes: a click per month to turn, then the day.
+    reach(goal) {
+      return goal === selected ? 0 : Math.abs(monthsTo(goal)) + 1;
     },
   };
 });

@@ -357,6 +357,14 @@
     stopProbing() { probing = null; },
     nextProbe,
     boxes(goal) { return withFrozenLayout(() => requireActive().boxes(goal)); },
+    // The boxes of the screen as it is now, mid-episode, and how many gestures the
+    // shortest route to `goal` still takes from it (a renderer's reach(goal); null for a
+    // type whose every goal is one gesture away).
+    measure(goal) {
+      const control = requireActive();
+      return { boxes: withFrozenLayout(() => control.boxes(goal)),
+               reach: typeof control.reach === "function" ? control.reach(goal) : null };
+    },
     // Everything a reset needs in one round trip: boxes of the target
     // configuration (rendered showing the goal), then the current one.
     async prepare(spec) {

@@ -58,5 +58,7 @@ FineState.define("stepper", (host, params, state, kit) => {
       return { loc: kit.boxOf(host), core: kit.boxOf(target.buttons),
                goal: toward ? kit.boxOf(toward) : now, now };
     },
+    // Gestures the shortest route still takes: one click a step.
+    reach(goal) { return Math.abs(Math.round((goal - target.min) / target.step) - target.index()); },
   };
 });

@@ -77,8 +77,12 @@ FineState.define("tree_view", (host, params, state, kit) => {
   return {
     state: () => [...expanded].sort(),
     restore: reset,
-    boxes() {
-      const target = shown.get(params.target);
+    boxes(goal) {
+      // The next twisty of the route: the first visible folder that differs from the
+      // goal (the target alone, unless the goal lies inside collapsed folders).
+      const wanted = new Set(goal);
+      const target = [...shown].find(([id, r]) => r.twisty.classList.contains("fs-tree-twisty")
+        && expanded.has(id) !== wanted.has(id))?.[1] ?? shown.get(params.target);
       // The smallest box holding every visible twisty: clicks in it that miss
       // the twisties land on indents, icons and labels, which change nothing.
       const twisties = [...shown.values()].filter((r) => r.twisty.classList.contains("fs-tree-twisty"))
@@ -91,6 +95,12 @@ FineState.define("tree_view", (host, params, state, kit) => {
         goal: kit.boxOf(target.twisty),
         now: kit.boxOf(target.row),
       };
+    },
+    // Gestures the route still takes: a twisty click per folder that differs.
+    reach(goal) {
+      const wanted = new Set(goal);
+      return new Set([...expanded].filter((id) => !wanted.has(id))
+        .concat(goal.filter((id) => !expanded.has(id)))).size;
     },
   };
 });

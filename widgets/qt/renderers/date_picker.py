@@ -2,7 +2,9 @@
 
 date_picker: the date field with a QCalendarWidget open below; a press on a day
 cell selects it (Qt selects a neighbouring month's day too, and shows that
-month: another state, never the goal).
+month: another state, never the goal). A goal in another month (episodes of several
+gestures) is reached through the navigation bar's month arrows, which turn the shown
+month and leave the selection alone: the goal box is then the arrow toward it.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import datetime as dt
 from typing import Any
 
 from PySide6.QtCore import QDate, Qt
-from PySide6.QtWidgets import QCalendarWidget, QTableView
+from PySide6.QtWidgets import QCalendarWidget, QTableView, QToolButton
 
 from finestate_env.components.qt import kit
 from finestate_env.components.qt.control import Control
@@ -56,9 +58,17 @@ class DatePickerControl(Control):
     def state(self) -> Any:
         return self.calendar.selectedDate().toString("yyyy-MM-dd")
 
+    def _months_to(self, iso: str) -> int:
+        """Months from the shown one to the month of `iso`: > 0 ahead, < 0 behind."""
+        day = dt.date.fromisoformat(iso)
+        return ((day.year - self.calendar.yearShown()) * 12
+                + day.month - self.calendar.monthShown())
+
     def _cell(self, iso: str) -> kit.Box:
         """The day cell of `iso` in the shown month (its own number, not a neighbour's)."""
         day = dt.date.fromisoformat(iso)
+        if self._months_to(iso) != 0:
+            raise ValueError(f"{iso} is not in the month shown")
         model = self.view.model()
         for row in range(1, model.rowCount()):
             for column in range(model.columnCount()):
@@ -75,8 +85,21 @@ class DatePickerControl(Control):
         first = kit.box_of(self.view.viewport(), self.view.visualRect(model.index(1, 0)))
         last = kit.box_of(self.view.viewport(), self.view.visualRect(
             model.index(model.rowCount() - 1, model.columnCount() - 1)))
+        months = self._months_to(goal)
+        if months == 0:
+            aim = self._cell(goal)
+        else:  # the next gesture of the shortest route: the arrow toward the goal's month
+            arrow = "qt_calendar_nextmonth" if months > 0 else "qt_calendar_prevmonth"
+            aim = kit.box_of(self.calendar.findChild(QToolButton, arrow))
+        state = self.state()
+        # The selected day, once its month is turned away, is shown in the field only.
+        now = self._cell(state) if self._months_to(state) == 0 else kit.box_of(self.field)
         return {"loc": kit.box_of(self.card), "core": [first[0], first[1], last[2], last[3]],
-                "goal": self._cell(goal), "now": self._cell(self.state())}
+                "goal": aim, "now": now}
+
+    def reach(self, goal: Any) -> int:
+        """A click per month to turn, then the day's."""
+        return 0 if goal == self.state() else abs(self._months_to(goal)) + 1
 
 
 CONTROL = DatePickerControl

@@ -81,5 +81,11 @@ class StepperControl(Control):
         return {"loc": kit.box_of(self.rows[t]), "core": kit.box_of(spin, arrows),
                 "goal": kit.box_of(spin, aim), "now": kit.box_of(spin, edit)}
 
+    def reach(self, goal: Any) -> int:
+        """One click an arrow per step."""
+        field = self.params["fields"][self.params["target"]]
+        return abs(kit.grid_index(goal, field["min"], field["step"])
+                   - kit.grid_index(self.state(), field["min"], field["step"]))
+
 
 CONTROL = StepperControl

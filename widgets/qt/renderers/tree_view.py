@@ -64,12 +64,26 @@ class TreeViewControl(Control):
         rect.setWidth(self.tree.indentation())
         return kit.box_of(self.tree.viewport(), rect)
 
+    def _shown(self, path: str) -> bool:
+        """Every folder above `path` is expanded."""
+        parts = path.split("/")
+        return all(self.items["/".join(parts[:i])].isExpanded() for i in range(1, len(parts)))
+
     def boxes(self, goal: Any) -> dict[str, kit.Box]:
-        target = self.params["target"]
+        # The next twisty of the route: the first visible folder (in row order) that differs
+        # from the goal; the target alone, unless the goal lies inside collapsed folders.
+        wanted = set(goal)
+        target = next((path for path, item in self.items.items()
+                       if item.isExpanded() != (path in wanted) and self._shown(path)),
+                      self.params["target"])
         twisty = self._twisty(target)
         row = kit.box_of(self.tree.viewport(), self.tree.visualItemRect(self.items[target]))
         return {"loc": kit.box_of(self.card), "core": twisty, "goal": twisty,
                 "now": [twisty[0], row[1], row[2], row[3]]}
+
+    def reach(self, goal: Any) -> int:
+        """A twisty click per folder that differs."""
+        return len(set(self.state()) ^ set(goal))
 
 
 CONTROL = TreeViewControl

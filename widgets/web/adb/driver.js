@@ -45,6 +45,9 @@
       case "state":
         await frames(3);  // input that `input tap` injected is handled before a frame
         return FineState.state();
+      case "measure":  // mid-episode: the boxes of the screen the next gesture acts on
+        await frames(3);
+        return FineState.measure(command.goal);
       // The box audit: show the spec once, then after each gesture record the
       // state and restore the control in place (stage.js, "Probing").
       case "startProbing":
