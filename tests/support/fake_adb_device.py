@@ -332,10 +332,10 @@ class FakeDevice:
                 return
 
     def pm_install(self, path: str) -> bytes:
-        # `pm install` prints "Success", or "Failure [CODE: message]" (PackageManagerShellCommand).
+        # `pm install` prints "Success", or "Failure [CODE]" / "Failure [CODE: message]"
+        # (PackageManagerShellCommand); the codes are Android's, the messages the stand-in's.
         if path not in self.files:
-            return (f"Failure [INSTALL_FAILED_INVALID_URI: Don't have a file at {path}]\n"
-                    .encode())
+            return b"Failure [INSTALL_FAILED_INVALID_URI]\n"
         try:
             with zipfile.ZipFile(io.BytesIO(self.files[path][1])) as apk:
                 apk.getinfo("AndroidManifest.xml")
