@@ -1,0 +1,41 @@
+package org.finestate.views;
+
+import java.util.Map;
+
+import android.view.View;
+import android.widget.Button;
+import android.widget.LinearLayout;
+
+import org.json.JSONObject;
+
+/** seek_bar: a media card (title, play button) with a native SeekBar over seconds / step. */
+final class SeekBarControl extends SliderControl {
+    SeekBarControl(Ui ui, JSONObject params) {
+        super(ui, params);
+    }
+
+    @Override
+    View build(Object state) {
+        grid = new Grid(0, p.opt("step"), p.opt("duration"));
+        LinearLayout card = ui.card(title("title"), 0);
+        Ui.add(card, ui.label(p.optString("subtitle")), LinearLayout.LayoutParams.WRAP_CONTENT,
+                LinearLayout.LayoutParams.WRAP_CONTENT);
+        LinearLayout row = ui.row();
+        Button play = new Button(ui.context);
+        play.setText("\u25B6");
+        Ui.add(row, play, ui.px(p.optInt("play", 48)), ui.px(p.optInt("play", 48)));
+        bar = seekBar(grid.last, grid.index(state), p.optInt("track"), p.optInt("hit", 48));
+        bar.setSecondaryProgress((int) Math.round(p.optDouble("buffered") * grid.last));
+        Ui.add(row, bar, ui.px(p.optInt("track")) + bar.getPaddingLeft() + bar.getPaddingRight(),
+                ui.px(p.optInt("hit", 48)));
+        Ui.add(card, row, LinearLayout.LayoutParams.WRAP_CONTENT, LinearLayout.LayoutParams.WRAP_CONTENT);
+        return card;
+    }
+
+    @Override
+    void measure(Object goal, Control probe, Map<String, int[]> out) {
+        out.put("loc", Ui.box(card));
+        seekBarBoxes(bar, goal, probe, out);
+    }
+
+}

@@ -1,0 +1,81 @@
+package org.finestate.views;
+
+import java.util.Map;
+
+import android.view.View;
+import android.widget.LinearLayout;
+import android.widget.SeekBar;
+
+import org.json.JSONObject;
+
+/** slider: a native SeekBar over the grid indices 0..last; its travel is the sampled track. */
+class SliderControl extends Control {
+    Grid grid;
+    SeekBar bar;
+
+    SliderControl(Ui ui, JSONObject params) {
+        super(ui, params);
+    }
+
+    @Override
+    View build(Object state) {
+        grid = new Grid(p.opt("min"), p.opt("step"), p.opt("max"));
+        LinearLayout card = ui.card(title("label"), 0);
+        bar = seekBar(grid.last, grid.index(state), p.optInt("track"), p.optInt("hit", 48));
+        Ui.add(card, bar, LinearLayout.LayoutParams.WRAP_CONTENT, ui.px(p.optInt("hit", 48)));
+        bar.getLayoutParams().width = ui.px(p.optInt("track")) + bar.getPaddingLeft()
+                + bar.getPaddingRight();
+        return card;
+    }
+
+    /** A SeekBar whose progress is the grid index; the track (between the paddings) `trackDp`. */
+    SeekBar seekBar(int last, int k, int trackDp, int hitDp) {
+        SeekBar seek = new SeekBar(ui.context);
+        seek.setMax(last);
+        seek.setProgress(k);
+        seek.setMinimumHeight(ui.px(hitDp));
+        seek.setSoundEffectsEnabled(false);
+        seek.setHapticFeedbackEnabled(false);
+        return seek;
+    }
+
+    @Override
+    Object state() {
+        return grid.value(bar.getProgress());
+    }
+
+    @Override
+    boolean same(Object a, Object b) {
+        return a != null && b != null && grid.index(a) == grid.index(b);
+    }
+
+    @Override
+    boolean probed() {
+        return true;
+    }
+
+    @Override
+    void apply(Object state) {
+        bar.setProgress(grid.index(state));
+    }
+
+    @Override
+    void measure(Object goal, Control probe, Map<String, int[]> out) {
+        out.put("loc", Ui.box(card));
+        seekBarBoxes(bar, goal, probe, out);
+    }
+
+    /** core (the whole SeekBar takes touches), now (the thumb as drawn), goal (probed). */
+    static void seekBarBoxes(SeekBar bar, Object goal, Control probe, Map<String, int[]> out) {
+        int[] core = Ui.box(bar);
+        android.graphics.Rect thumb = bar.getThumb().getBounds();
+        // AbsSeekBar draws the thumb translated by (paddingLeft - thumbOffset, paddingTop).
+        int dx = bar.getPaddingLeft() - bar.getThumbOffset();
+        int dy = bar.getPaddingTop();
+        int[] now = Ui.box(bar, thumb.left + dx, thumb.top + dy, thumb.right + dx, thumb.bottom + dy);
+        out.put("core", core);
+        out.put("goal", Probe.band(probe, core, now, goal, true));
+        out.put("now", now);
+    }
+
+}

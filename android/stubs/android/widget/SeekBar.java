@@ -1,0 +1,4 @@
+package android.widget;
+public class SeekBar extends AbsSeekBar {
+    public SeekBar(android.content.Context context) { super(context); }
+}
