@@ -14,6 +14,8 @@ Verified after every build: `apksigner verify`, `aapt dump badging` (package and
 from __future__ import annotations
 
 import argparse
+import fcntl
+import os
 import re
 import shutil
 import subprocess
@@ -59,24 +61,34 @@ def run(*cmd: str | Path, cwd: Path | None = None) -> str:
     except subprocess.TimeoutExpired as e:
         raise BuildError(f"{' '.join(args)} took over {STEP_TIMEOUT_S} s") from e
     if done.returncode != 0:
-        raise BuildError(f"{' '.join(args)} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
+        raise BuildError(f"{' '.join(args)} failed ({done.returncode}):\n"
+                         f"{done.stdout}{done.stderr}")
     return done.stdout
 
 
 def dx_jar(tools: Path) -> Path:
-    """The dx jar, unpacked from the Debian package into `tools` once (apt-get download only)."""
-    jar = tools / DX_JAR
-    if jar.exists():
-        return jar
+    """The dx jar, unpacked from the Debian package into `tools` once (apt-get download only).
+    A lock file keeps parallel builds (test workers) from unpacking it at the same time."""
     tools.mkdir(parents=True, exist_ok=True)
-    for old in tools.glob(f"{DX_DEB}_*.deb"):
-        old.unlink()
-    run("apt-get", "download", DX_DEB, cwd=tools)
-    (deb,) = tools.glob(f"{DX_DEB}_*.deb")
-    run("dpkg-deb", "-x", deb, tools)
-    if not jar.exists():
-        raise BuildError(f"{deb.name} has no {DX_JAR}")
-    return jar
+    jar = tools / DX_JAR
+    with open(tools / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if jar.exists():
+            return jar
+        for old in tools.glob(f"{DX_DEB}_*.deb"):
+            old.unlink()
+        try:
+            run("apt-get", "download", DX_DEB, cwd=tools)
+        except BuildError:
+            # A fresh machine may have the packages but no package lists: fetch them, retry once.
+            sudo = [] if os.geteuid() == 0 else ["sudo"]
+            run(*sudo, "apt-get", "update", "-qq")
+            run("apt-get", "download", DX_DEB, cwd=tools)
+        (deb,) = tools.glob(f"{DX_DEB}_*.deb")
+        run("dpkg-deb", "-x", deb, tools)
+        if not jar.exists():
+            raise BuildError(f"{deb.name} has no {DX_JAR}")
+        return jar
 
 
 def javac(sources: Path, out: Path, classpath: Path | None = None) -> None:
@@ -133,14 +145,15 @@ def verify(apk: Path) -> dict[str, object]:
     return {"classes": sorted(found), "badging": badging}
 
 
-def build(out_dir: Path) -> Path:
+def build(out_dir: Path, tools: Path = REPO / "build" / "android" / "tools") -> Path:
+    """Builds and verifies the APK in `out_dir`; `tools` keeps the unpacked dx between builds."""
     started = time.monotonic()
     for needed in (FRAMEWORK_RES, GUAVA, KEYSTORE):
         if not needed.exists():
             raise BuildError(f"{needed} is missing (make android installs what the build needs)")
     work = out_dir / "work"
     work.mkdir(parents=True, exist_ok=True)
-    jar = dx_jar(out_dir / "tools")
+    jar = dx_jar(tools)
     javac(ANDROID / "stubs", work / "stubs")
     javac(ANDROID / "src", work / "classes", classpath=work / "stubs")
     dex = work / "classes.dex"
