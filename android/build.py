@@ -42,7 +42,9 @@ STEP_TIMEOUT_S = 300
 
 # The classes dexdump must find: the activity, the receiver and every custom View.
 EXPECTED_CLASSES = (
-    "MainActivity", "ReportReceiver", "OptionRow",
+    "MainActivity", "ReportReceiver",
+    "OptionRow", "TouchView", "KnobView", "ClockView", "ChartView", "ReorderView", "MapView",
+    "SizeDragView", "PaneView", "ColumnsView", "ScrollRowsView",
 )
 
 

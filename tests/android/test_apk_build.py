@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from finestate_env.components import TYPE_NAMES
+
 REPO = Path(__file__).resolve().parents[2]
 SOURCES = REPO / "android" / "src" / "org" / "finestate" / "views"
 MAKE_BUILT = REPO / "build" / "android" / "finestate-views.apk"
@@ -126,3 +128,10 @@ def test_verify_names_a_missing_class(apk, monkeypatch):
                         (*android_build.EXPECTED_CLASSES, "NoSuchView"))
     with pytest.raises(android_build.BuildError, match="NoSuchView"):
         android_build.verify(path)
+
+
+def test_every_type_has_a_control():
+    """Controls.create names a control for each of the 23 types, and no other."""
+    source = (SOURCES / "Controls.java").read_text()
+    cases = re.findall(r'case "(\w+)": return new \w+Control\(', source)
+    assert sorted(cases) == sorted(TYPE_NAMES)

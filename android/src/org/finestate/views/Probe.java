@@ -16,8 +16,18 @@ final class Probe {
 
     private Probe() {}
 
-    /** The goal band, or null when no release position yields the goal. */
+    /** The goal band of a drag from the centre of `now`, or null when no release yields the goal. */
     static int[] band(Control copy, int[] core, int[] now, Object goal, boolean alongX) {
+        return scan(copy, core, now, goal, alongX, false);
+    }
+
+    /** The goal band of a tap along the middle of `core` (a RatingBar's stars), or null. */
+    static int[] tapBand(Control copy, int[] core, Object goal, boolean alongX) {
+        return scan(copy, core, core, goal, alongX, true);
+    }
+
+    private static int[] scan(Control copy, int[] core, int[] now, Object goal, boolean alongX,
+                              boolean tap) {
         Object start = copy.state();
         int x0 = Ui.centre(now[0], now[2]);
         int y0 = Ui.centre(now[1], now[3]);
@@ -28,7 +38,10 @@ final class Probe {
         int runLo = 0;
         int runLen = 0;
         for (int pos = lo; pos <= hi; pos++) {
-            boolean hit = copy.same(drag(copy, x0, y0, alongX ? pos : x0, alongX ? y0 : pos), goal);
+            int x1 = alongX ? pos : x0;
+            int y1 = alongX ? y0 : pos;
+            Object after = tap ? drag(copy, x1, y1, x1, y1) : drag(copy, x0, y0, x1, y1);
+            boolean hit = copy.same(after, goal);
             copy.apply(start);
             if (hit) {
                 if (runLen == 0) runLo = pos;
@@ -47,13 +60,14 @@ final class Probe {
                 : new int[] {core[0], bestLo, core[2], bestHi};
     }
 
-    /** Drags across the copy from (x0, y0) to (x1, y1), screen pixels; returns the state after. */
+    /** Drags across the copy from (x0, y0) to (x1, y1), screen pixels (a tap when they are the
+     * same point: down and up, as `input tap`); returns the state after. */
     static Object drag(Control copy, int x0, int y0, int x1, int y1) {
         int[] at = new int[2];
         copy.card.getLocationOnScreen(at);
         long down = SystemClock.uptimeMillis();
         send(copy, down, down, MotionEvent.ACTION_DOWN, x0 - at[0], y0 - at[1]);
-        for (int i = 1; i <= MOVES; i++) {
+        for (int i = 1; i <= MOVES && (x1 != x0 || y1 != y0); i++) {
             float x = x0 + (x1 - x0) * i / (float) MOVES;
             float y = y0 + (y1 - y0) * i / (float) MOVES;
             send(copy, down, down + 10 * i, MotionEvent.ACTION_MOVE, x - at[0], y - at[1]);
