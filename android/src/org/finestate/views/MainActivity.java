@@ -27,7 +27,7 @@ public final class MainActivity extends Activity {
     private static final int FLAG_FULLSCREEN = 0x400;  // WindowManager.LayoutParams
     private static final int FLAG_KEEP_SCREEN_ON = 0x80;
 
-    private final ReportReceiver receiver = new ReportReceiver(this);
+    private ReportReceiver receiver;
     private Handler handler;
     private FrameLayout root;
     private Render render;
@@ -44,6 +44,7 @@ public final class MainActivity extends Activity {
         setContentView(root);
         root.setSystemUiVisibility(View.SYSTEM_UI_FLAG_FULLSCREEN
                 | View.SYSTEM_UI_FLAG_HIDE_NAVIGATION | View.SYSTEM_UI_FLAG_IMMERSIVE_STICKY);
+        receiver = new ReportReceiver(this, handler);
         registerReceiver(receiver, new IntentFilter(REPORT));
         render(getIntent());
     }

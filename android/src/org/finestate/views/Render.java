@@ -120,6 +120,11 @@ final class Render {
             Map<String, Object> measured = new LinkedHashMap<String, Object>();
             measured.put("current", live.boxes(goal, probeCurrent));
             measured.put("target", target.boxes(goal, probeTarget));
+            String missing = missingBox(measured);
+            if (missing != null) {
+                error = "could not measure the " + missing + " box of " + component;
+                return;
+            }
             String text = Json.write(measured);
             if (text.equals(lastMeasure)) {
                 boxes = measured;
@@ -132,6 +137,17 @@ final class Render {
             return;
         }
         handler.postDelayed(poll, POLL_MS);
+    }
+
+    /** "current goal" for the first box that is null (a goal no release reaches), else null. */
+    @SuppressWarnings("unchecked")
+    private static String missingBox(Map<String, Object> measured) {
+        for (Map.Entry<String, Object> config : measured.entrySet()) {
+            for (Map.Entry<String, int[]> box : ((Map<String, int[]>) config.getValue()).entrySet()) {
+                if (box.getValue() == null) return config.getKey() + " " + box.getKey();
+            }
+        }
+        return null;
     }
 
     /** Every copy's top-left at anchor * (the free room), as the web stage places a control. */
