@@ -13,9 +13,10 @@ DESKTOP_PACKAGES := xvfb libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-ima
 	libx11-xcb1 libxkbcommon-x11-0 libegl1 libgl1 libfontconfig1 libdbus-1-3 libglib2.0-0
 # The Android app's build (android/build.py): the JDK, aapt with API 29's framework-res.apk,
 # zipalign, apksigner, dexdump, and Guava for dx (dx itself comes from a .deb that is unpacked,
-# not installed: android/build.py).
+# not installed: android/build.py), and Android 10's org.json, which tests/android checks the
+# app's org.json stubs and runs its JSON code against.
 ANDROID_PACKAGES := default-jdk-headless libguava-java aapt android-framework-res zipalign \
-	apksigner dexdump
+	apksigner dexdump libandroid-json-java
 # Debian packages: the browser, and fonts so that rendering is the same everywhere.
 APT_PACKAGES := chromium chromium-headless-shell fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 \
 	$(DESKTOP_PACKAGES) $(ANDROID_PACKAGES)

@@ -30,8 +30,9 @@ def test_each_build_tool_comes_from_a_listed_package(tool):
     assert _owner(shutil.which(tool)) in _android_packages()
 
 
-def test_framework_res_and_guava_come_from_listed_packages():
-    for path in ("/usr/share/android-framework-res/framework-res.apk", "/usr/share/java/guava.jar"):
+def test_framework_res_guava_and_org_json_come_from_listed_packages():
+    for path in ("/usr/share/android-framework-res/framework-res.apk", "/usr/share/java/guava.jar",
+                 "/usr/share/java/com.android.json.jar"):
         assert _owner(path) in _android_packages(), path
 
 
