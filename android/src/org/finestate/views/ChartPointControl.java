@@ -30,7 +30,10 @@ final class ChartPointControl extends Control {
             Object v = i == target ? state : Controls.plain(values.opt(i));
             ks[i] = v == null ? -1 : grid.index(v);
         }
-        chart = new ChartView(ui, ks, target, grid.last, ui.px(p.optInt("px_per_step", 6)),
+        String[] axis = new String[grid.last + 1];
+        for (int i = 0; i <= grid.last; i++) axis[i] = grid.value(i).toPlainString();
+        int tick = p.has("tick") ? grid.index(grid.min.add(Grid.decimal(p.opt("tick")))) : grid.last / 4;
+        chart = new ChartView(ui, ks, target, axis, tick, ui.px(p.optInt("px_per_step", 6)),
                 ui.px(p.optInt("column", 48)), Json.strings(p.optJSONArray("labels")).toArray(new String[0]));
         Ui.add(card, chart, chart.width(), chart.height());
         return card;

@@ -14,9 +14,15 @@ public final class ChartView extends TouchView {
     final int column;
     final int pad;
     final String[] labels;
+    final String[] values;  // what each value index reads, for the axis
+    final int tick;  // value indexes between labelled grid lines
 
-    ChartView(Ui ui, int[] ks, int target, int last, int perStepPx, int columnPx, String[] labels) {
+    ChartView(Ui ui, int[] ks, int target, String[] values, int tick, int perStepPx, int columnPx,
+              String[] labels) {
         super(ui);
+        this.values = values;
+        this.tick = Math.max(1, tick);
+        int last = values.length - 1;
         this.ks = ks;
         this.target = target;
         this.last = last;
@@ -55,9 +61,11 @@ public final class ChartView extends TouchView {
 
     @Override
     protected void onDraw(Canvas canvas) {
-        stroke(ui.border, ui.density);
-        for (int k = 0; k <= last; k += Math.max(1, last / 4)) {
+        for (int k = 0; k <= last; k += tick) {
+            stroke(ui.border, ui.density);
             canvas.drawLine(0, yOf(k), width(), yOf(k), paint);
+            text(ui.muted, 10);
+            canvas.drawText(values[k], 2 * ui.density, yOf(k) - 2 * ui.density, paint);
         }
         stroke(ui.accent, 2 * ui.density);
         for (int i = 1; i < ks.length; i++) {

@@ -10,10 +10,12 @@ import android.graphics.Canvas;
 public final class ClockView extends TouchView {
     final int radius;
     final int knob;
+    final int hour;
     int minute;
 
-    ClockView(Ui ui, int minute, int radiusPx, int knobPx) {
+    ClockView(Ui ui, int hour, int minute, int radiusPx, int knobPx) {
         super(ui);
+        this.hour = hour;
         this.minute = minute;
         this.radius = radiusPx;
         this.knob = knobPx;
@@ -70,5 +72,8 @@ public final class ClockView extends TouchView {
         canvas.drawLine(centre(), centre(), tip[0], tip[1], paint);
         stroke(ui.accent, 2 * ui.density);
         canvas.drawCircle(tip[0], tip[1], knob / 2f, paint);
+        text(ui.text, 20);
+        canvas.drawText(String.format(java.util.Locale.ROOT, "%02d:%02d", hour, minute), centre(),
+                centre() + radius / 2.5f, paint);
     }
 }

@@ -22,7 +22,9 @@ final class KnobControl extends Control {
     View build(Object state) {
         grid = new Grid(p.opt("min"), p.opt("step"), p.opt("max"));
         LinearLayout card = ui.card(title("label"), 0);
-        knob = new KnobView(ui, grid.last, grid.index(state), ui.px(p.optInt("radius", 50)),
+        String[] values = new String[grid.last + 1];
+        for (int i = 0; i <= grid.last; i++) values[i] = grid.value(i).toPlainString() + p.optString("unit");
+        knob = new KnobView(ui, values, grid.index(state), ui.px(p.optInt("radius", 50)),
                 ui.px(p.optInt("grab", 24)));
         Ui.add(card, knob, knob.size(), knob.size());
         TextView readout = ui.label(grid.min.toPlainString() + " \u2026 " + grid.value(grid.last).toPlainString()

@@ -12,10 +12,13 @@ public final class KnobView extends TouchView {
     final int last;
     final int radius;
     final int grabSize;
+    final String[] values;  // what each index reads, shown in the centre
     int k;
 
-    KnobView(Ui ui, int last, int k, int radiusPx, int grabPx) {
+    KnobView(Ui ui, String[] values, int k, int radiusPx, int grabPx) {
         super(ui);
+        this.values = values;
+        int last = values.length - 1;
         this.last = last;
         this.k = k;
         this.radius = radiusPx;
@@ -71,5 +74,8 @@ public final class KnobView extends TouchView {
         canvas.drawLine(centre(), centre(), t[0], t[1], paint);
         fill(ui.accent);
         canvas.drawCircle(t[0], t[1], 6 * ui.density, paint);
+        text(ui.text, 14);
+        paint.setTextAlign(android.graphics.Paint.Align.CENTER);
+        canvas.drawText(values[k], centre(), centre() + radius / 2f, paint);
     }
 }

@@ -5,6 +5,7 @@ import java.util.Map;
 import android.view.View;
 import android.widget.Button;
 import android.widget.LinearLayout;
+import android.widget.TextView;
 
 import org.json.JSONObject;
 
@@ -29,7 +30,19 @@ final class SeekBarControl extends SliderControl {
         Ui.add(row, bar, ui.px(p.optInt("track")) + bar.getPaddingLeft() + bar.getPaddingRight(),
                 ui.px(p.optInt("hit", 48)));
         Ui.add(card, row, LinearLayout.LayoutParams.WRAP_CONTENT, LinearLayout.LayoutParams.WRAP_CONTENT);
+        TextView readout = ui.label("");
+        Ui.add(card, readout, LinearLayout.LayoutParams.WRAP_CONTENT, LinearLayout.LayoutParams.WRAP_CONTENT);
+        follow(readout);
         return card;
+    }
+
+    @Override
+    String readout(int k) {
+        return clock(grid.value(k).intValue()) + " / " + clock(p.optInt("duration"));
+    }
+
+    private static String clock(int seconds) {
+        return String.format(java.util.Locale.ROOT, "%d:%02d", seconds / 60, seconds % 60);
     }
 
     @Override

@@ -38,13 +38,22 @@ final class SegmentedControl extends Control {
             RadioGroup radios = new RadioGroup(ui.context);
             radios.setOrientation(LinearLayout.HORIZONTAL);
             int base = FIRST_ID + 64 * g;
+            final ArrayList<RadioButton> row = new ArrayList<RadioButton>();
             for (int i = 0; i < names.size(); i++) {
                 RadioButton button = TabsControl.segment(ui, names.get(i), base + i);
                 Ui.add(radios, button, ui.px(spec.optInt("segment", 72)), height);
+                row.add(button);
                 if (g == target) buttons.add(button);
             }
             Object shown = g == target ? state : Controls.plain(selected.opt(g));
             if (shown != null) radios.check(base + names.indexOf(shown));
+            TabsControl.paint(ui, row);
+            radios.setOnCheckedChangeListener(new RadioGroup.OnCheckedChangeListener() {
+                @Override
+                public void onCheckedChanged(RadioGroup group, int checkedId) {
+                    TabsControl.paint(ui, row);
+                }
+            });
             Ui.add(card, radios, LinearLayout.LayoutParams.WRAP_CONTENT, LinearLayout.LayoutParams.WRAP_CONTENT);
             if (g == target) {
                 group = radios;

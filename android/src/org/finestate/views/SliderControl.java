@@ -5,6 +5,7 @@ import java.util.Map;
 import android.view.View;
 import android.widget.LinearLayout;
 import android.widget.SeekBar;
+import android.widget.TextView;
 
 import org.json.JSONObject;
 
@@ -25,7 +26,33 @@ class SliderControl extends Control {
         Ui.add(card, bar, LinearLayout.LayoutParams.WRAP_CONTENT, ui.px(p.optInt("hit", 48)));
         bar.getLayoutParams().width = ui.px(p.optInt("track")) + bar.getPaddingLeft()
                 + bar.getPaddingRight();
+        final TextView readout = ui.label("");
+        Ui.add(card, readout, LinearLayout.LayoutParams.WRAP_CONTENT, LinearLayout.LayoutParams.WRAP_CONTENT);
+        follow(readout);
         return card;
+    }
+
+    /** Shows the value beside the bar, following it (the SeekBar's listener: touch input). */
+    void follow(final TextView readout) {
+        readout.setText(readout(bar.getProgress()));
+        bar.setOnSeekBarChangeListener(new SeekBar.OnSeekBarChangeListener() {
+            @Override
+            public void onProgressChanged(SeekBar seekBar, int progress, boolean fromUser) {
+                readout.setText(readout(progress));
+            }
+
+            @Override
+            public void onStartTrackingTouch(SeekBar seekBar) {
+            }
+
+            @Override
+            public void onStopTrackingTouch(SeekBar seekBar) {
+            }
+        });
+    }
+
+    String readout(int k) {
+        return grid.value(k).toPlainString() + p.optString("unit");
     }
 
     /** A SeekBar whose progress is the grid index; the track (between the paddings) `trackDp`. */

@@ -40,10 +40,12 @@ final class TabsControl extends Control {
         }
         bar.check(FIRST_ID + labels.indexOf(state));
         show(content, contents, labels.indexOf(state));
+        paint(ui, tabs);
         bar.setOnCheckedChangeListener(new RadioGroup.OnCheckedChangeListener() {
             @Override
             public void onCheckedChanged(RadioGroup group, int checkedId) {
                 show(content, contents, checkedId - FIRST_ID);
+                paint(ui, tabs);
             }
         });
         Ui.add(card, bar, LinearLayout.LayoutParams.MATCH_PARENT, LinearLayout.LayoutParams.WRAP_CONTENT);
@@ -61,6 +63,14 @@ final class TabsControl extends Control {
         button.setGravity(Ui.CENTER);
         button.setSoundEffectsEnabled(false);
         return button;
+    }
+
+    /** The checked segment on the accent colour, the others on the border colour. */
+    static void paint(Ui ui, List<RadioButton> segments) {
+        for (RadioButton s : segments) {
+            s.setBackgroundColor(s.isChecked() ? ui.accent : ui.border);
+            s.setTextColor(s.isChecked() ? ui.onAccent : ui.text);
+        }
     }
 
     private static void show(TextView content, JSONArray contents, int index) {

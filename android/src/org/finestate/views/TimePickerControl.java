@@ -24,7 +24,7 @@ final class TimePickerControl extends Control {
         LinearLayout card = ui.card(title("title"), 0);
         TextView label = ui.label(p.optString("label"));
         Ui.add(card, label, LinearLayout.LayoutParams.WRAP_CONTENT, LinearLayout.LayoutParams.WRAP_CONTENT);
-        clock = new ClockView(ui, Integer.parseInt(hhmm.substring(3, 5)),
+        clock = new ClockView(ui, hour, Integer.parseInt(hhmm.substring(3, 5)),
                 ui.px(p.optInt("radius", 100)), ui.px(p.optInt("knob", 40)));
         Ui.add(card, clock, clock.size(), clock.size());
         return card;
