@@ -1,6 +1,7 @@
 package org.finestate.views;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -11,7 +12,7 @@ import android.widget.LinearLayout;
 import org.json.JSONArray;
 import org.json.JSONObject;
 
-/** checkbox: native CheckBoxes; the state is the checked labels, in the labels' order. */
+/** checkbox: native CheckBoxes; the state is the checked labels, sorted (as the Python type). */
 final class CheckboxControl extends Control {
     private final ArrayList<CheckBox> boxes = new ArrayList<CheckBox>();
     private List<String> labels;
@@ -51,6 +52,7 @@ final class CheckboxControl extends Control {
         for (int i = 0; i < boxes.size(); i++) {
             if (boxes.get(i).isChecked()) out.add(labels.get(i));
         }
+        Collections.sort(out);
         return out;
     }
 
