@@ -1,21 +1,27 @@
-"""The app's number handling, run on the host JVM: Grid and Json use no Android class, so the
-states the app reports for the range types can be checked against the Python types here. What
-needs Android (views, touch, layout) only a device can show (`make android-device-test`)."""
+"""The app's logic on the host JVM, against the Python types. Grid and Json use no Android class:
+the numbers the app reports for the range types are checked as they are. The 23 controls run
+over fakes of the android.* classes they call (tests/android/jvm/fakes, the other stubs made
+inert): built in a sampled state they must read it back in the Python type's exact form. What
+needs Android (layout, touch, the boxes) only a device can show (`make android-device-test`)."""
 
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from finestate_env.components import COMPONENTS
+from finestate_env.components import COMPONENTS, TYPE_NAMES
 from finestate_env.components.base import step_decimals
 
 REPO = Path(__file__).resolve().parents[2]
 SOURCES = REPO / "android" / "src" / "org" / "finestate" / "views"
+STUBS = REPO / "android" / "stubs"
+FAKES = Path(__file__).parent / "jvm" / "fakes"
 # Android 10's own org.json (Debian's libandroid-json-java): Json.java runs against the real one.
 ANDROID_JSON = Path("/usr/share/java/com.android.json.jar")
 
@@ -73,3 +79,69 @@ def test_app_reports_range_states_python_accepts(name, grid_check):
         for state in (sample.current_state, sample.goal_state):
             hits = [v for v in reported if kind.states_equal(v, state, sample.params)]
             assert len(hits) == 1, (name, state, hits)
+
+
+_INERT = re.compile(r"(\)\s*)\{ throw new RuntimeException\(\); \}")
+_RETURNS = re.compile(r"^\s*(?:public|protected)\s+(?:(?:static|final|synchronized|abstract)\s+)*"
+                      r"([\w.<>\[\]]+)\s+\w+\(")
+
+
+def _inert(line: str) -> str:
+    """A stub's throwing body as a harmless default: {} or a return of 0, false or null."""
+    if not _INERT.search(line):
+        return line
+    kind = _RETURNS.match(line)
+    value = None if kind is None else {"void": None, "boolean": "false", "int": "0", "long": "0",
+                                       "float": "0", "double": "0"}.get(kind.group(1), "null")
+    body = "{}" if value is None else f"{{ return {value}; }}"
+    return _INERT.sub(lambda m: m.group(1) + body, line)
+
+
+@pytest.fixture(scope="module")
+def state_check(tmp_path_factory) -> Path:
+    """The app's sources and StateCheck, compiled over the fakes (and the inert stubs)."""
+    work = tmp_path_factory.mktemp("fakes")
+    android = work / "src"
+    shutil.copytree(STUBS / "android", android / "android")
+    for stub in (android / "android").rglob("*.java"):
+        stub.write_text("\n".join(_inert(line) for line in stub.read_text().splitlines()) + "\n")
+    shutil.copytree(FAKES / "android", android / "android", dirs_exist_ok=True)
+    sources = [*sorted((android / "android").rglob("*.java")), *sorted(SOURCES.glob("*.java")),
+               Path(__file__).parent / "jvm" / "StateCheck.java"]
+    out = work / "classes"
+    done = subprocess.run(["javac", "--release", "8", "-nowarn", "-Xlint:-options",
+                           "-cp", str(ANDROID_JSON), "-d", str(out), *map(str, sources)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_every_control_reads_back_the_state_it_was_built_in(state_check):
+    """For every type, 12 instances sampled for a phone: the control built in the current state,
+    and one built in the goal, read their state back equal to it (the type's states_equal) and
+    in its JSON form; a drag type's probing copy put back into the other state reads that."""
+    lines, cases = [], []
+    for name in TYPE_NAMES:
+        kind = COMPONENTS[name]
+        for seed in range(12):
+            viewport = (360, 760) if seed % 2 else (412, 915)
+            sample = kind.sample(np.random.default_rng(seed), viewport, touch=True)
+            for state, other in ((sample.current_state, sample.goal_state),
+                                 (sample.goal_state, sample.current_state)):
+                lines.append("\t".join([name, json.dumps(sample.params), json.dumps(state),
+                                        json.dumps(other)]))
+                cases.append((name, sample.params, state, other))
+    done = subprocess.run(["java", "-cp", f"{state_check}:{ANDROID_JSON}",
+                           "org.finestate.views.StateCheck"], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=300, check=True)
+    results = done.stdout.splitlines()
+    assert len(results) == len(cases)
+    for (name, params, state, other), result in zip(cases, results, strict=True):
+        shown, applied = result.split("\t")
+        assert shown != "ERROR", f"{name}: {applied} for {json.dumps(params)[:300]}"
+        read = json.loads(shown)
+        kind = COMPONENTS[name]
+        assert kind.states_equal(read, state, params), (name, state, read)
+        assert read == state or isinstance(state, float), (name, state, read)
+        if applied != "-":
+            assert kind.states_equal(json.loads(applied), other, params), (name, other, applied)
