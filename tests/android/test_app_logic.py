@@ -107,7 +107,8 @@ def state_check(tmp_path_factory) -> Path:
         stub.write_text("\n".join(_inert(line) for line in stub.read_text().splitlines()) + "\n")
     shutil.copytree(FAKES / "android", android / "android", dirs_exist_ok=True)
     sources = [*sorted((android / "android").rglob("*.java")), *sorted(SOURCES.glob("*.java")),
-               Path(__file__).parent / "jvm" / "StateCheck.java"]
+               Path(__file__).parent / "jvm" / "StateCheck.java",
+               Path(__file__).parent / "jvm" / "DragCheck.java"]
     out = work / "classes"
     done = subprocess.run(["javac", "--release", "8", "-nowarn", "-Xlint:-options",
                            "-cp", str(ANDROID_JSON), "-d", str(out), *map(str, sources)],
@@ -145,3 +146,41 @@ def test_every_control_reads_back_the_state_it_was_built_in(state_check):
         assert read == state or isinstance(state, float), (name, state, read)
         if applied != "-":
             assert kind.states_equal(json.loads(applied), other, params), (name, other, applied)
+
+
+CUSTOM = ["knob", "time_picker", "chart_point", "drag_reorder", "zoom_pan", "resizable_pane",
+          "table_column", "scrollbar"]
+
+
+def test_custom_views_reach_the_goal_by_the_oracles_gesture(state_check):
+    """The custom Views' own geometry (over the fakes: no layout, every view at the origin): for
+    10 phone instances of each, the goal box lies in `core`, the oracle's gesture (from the
+    centre of `now` to the centre of `goal`) reaches exactly the goal, and a release one pixel
+    beyond a probed band's end inside `core` does not (the band is the whole run)."""
+    lines, cases = [], []
+    for name in CUSTOM:
+        kind = COMPONENTS[name]
+        for seed in range(10):
+            sample = kind.sample(np.random.default_rng(100 + seed), (360, 760), touch=True)
+            lines.append("\t".join([name, json.dumps(sample.params),
+                                    json.dumps(sample.current_state),
+                                    json.dumps(sample.goal_state), kind.gesture]))
+            cases.append((name, sample))
+    done = subprocess.run(["java", "-cp", f"{state_check}:{ANDROID_JSON}",
+                           "org.finestate.views.DragCheck"], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=300, check=True)
+    results = done.stdout.splitlines()
+    assert len(results) == len(cases)
+    for (name, sample), line in zip(cases, results, strict=True):
+        assert not line.startswith("ERROR"), f"{name}: {line}"
+        result = json.loads(line)
+        kind, goal = COMPONENTS[name], sample.goal_state
+        core, aim = result["boxes"]["core"], result["boxes"]["goal"]
+        assert core[0] <= aim[0] <= aim[2] <= core[2] and core[1] <= aim[1] <= aim[3] <= core[3]
+        assert kind.states_equal(result["state"], goal, sample.params), (name, goal, result)
+        along_x = aim[1] == core[1] and aim[3] == core[3]
+        inner = [aim[0] > core[0], aim[2] < core[2]] if along_x else [aim[1] > core[1],
+                                                                      aim[3] < core[3]]
+        for state, strictly_inside in zip(result["outside"], inner, strict=False):
+            if strictly_inside:
+                assert not kind.states_equal(state, goal, sample.params), (name, result)

@@ -45,8 +45,9 @@ public final class ReorderView extends TouchView {
     @Override
     void drag(float x0, float y0, float x, float y, boolean done) {
         if (done) {
+            int slot = slotAt(y);  // among all rows: taken before the item leaves its own
             order.remove(item);
-            order.add(slotAt(y), item);
+            order.add(slot, item);
             dragY = -1;
         } else {
             dragY = Math.round(top(order.indexOf(item)) + y - y0);

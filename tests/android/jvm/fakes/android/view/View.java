@@ -40,8 +40,11 @@ public class View {
     public int getPaddingTop() { return padding[1]; }
     public int getPaddingBottom() { return padding[3]; }
     public void getLocationOnScreen(int[] outLocation) { outLocation[0] = 0; outLocation[1] = 0; }
-    public final int getWidth() { return 0; }
-    public final int getHeight() { return 0; }
+    // No layout: a view is as large as its layout params ask, MATCH_PARENT standing for a
+    // 900 px card, WRAP_CONTENT for nothing; every view sits at the screen's origin.
+    public final int getWidth() { return size(params == null ? 0 : params.width); }
+    public final int getHeight() { return size(params == null ? 0 : params.height); }
+    private static int size(int asked) { return asked == ViewGroup.LayoutParams.MATCH_PARENT ? 900 : Math.max(0, asked); }
     public void setVisibility(int visibility) { this.visibility = visibility; }
     public int getVisibility() { return visibility; }
     public void setBackgroundColor(int color) {}

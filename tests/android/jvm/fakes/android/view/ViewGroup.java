@@ -28,4 +28,18 @@ public abstract class ViewGroup extends View implements ViewParent {
     public int getChildCount() { return children.size(); }
     public View getChildAt(int index) { return children.get(index); }
     public void setClipChildren(boolean clipChildren) {}
+    private View target;
+    /** Every child sits at the origin too: a press goes to the last child that takes it, the
+     * rest of the gesture to that child, as Android's touch targets. */
+    @Override
+    public boolean dispatchTouchEvent(MotionEvent event) {
+        if (event.getActionMasked() == MotionEvent.ACTION_DOWN) {
+            target = null;
+            for (int i = children.size() - 1; i >= 0 && target == null; i--) {
+                if (children.get(i).dispatchTouchEvent(event)) target = children.get(i);
+            }
+            return target != null;
+        }
+        return target != null && target.dispatchTouchEvent(event);
+    }
 }
