@@ -9,8 +9,7 @@ import org.json.JSONArray;
 import org.json.JSONObject;
 
 /**
- * The custom Views' geometry on the host JVM (over the fakes: every view at the origin, as
- * large as its layout params): per line "component TAB params TAB current TAB goal", measures
+ * The controls' geometry on the host JVM (over the fakes and their simple layout): per line "component TAB params TAB current TAB goal TAB gesture", measures
  * the current boxes (a drag type's goal band probed on a copy, as on a device), performs the
  * oracle's gesture (a drag from the centre of `now` to the centre of `goal`, a tap at the latter
  * for a tap type) on the control shown, and prints {"boxes", "state", "outside"}: `outside` the
@@ -59,10 +58,12 @@ public final class DragCheck {
         System.out.print(out);
     }
 
+    /** A control built in `state` and laid out (the fakes' layout) at the screen's origin. */
     private static Control make(String component, android.app.Activity activity, JSONObject params,
                                 Object state) {
         Control control = Controls.create(component, new Ui(activity, "material-light"), params);
         control.card = control.build(state);
+        android.view.ViewGroup.layOut(control.card, 0, 0, 1080);
         return control;
     }
 }

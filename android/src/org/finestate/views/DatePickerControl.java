@@ -97,7 +97,9 @@ final class DatePickerControl extends Control {
     @Override
     void measure(Object goal, Control probe, Map<String, int[]> out) {
         out.put("loc", Ui.box(card));
-        out.put("core", Ui.union(Ui.box(cells.get(0)), Ui.box(cells.get(cells.size() - 1))));
+        int[] core = Ui.box(cells.get(0));  // every day cell: the month starts and ends mid-week
+        for (TextView c : cells) core = Ui.union(core, Ui.box(c));
+        out.put("core", core);
         out.put("goal", cell(goal));
         out.put("now", cell(state()));
     }

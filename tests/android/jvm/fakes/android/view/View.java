@@ -4,7 +4,10 @@ import android.content.Context;
 import android.graphics.Canvas;
 
 /** A JVM fake of android.view.View for tests/android/test_app_logic.py: it keeps what the app
- * sets (id, layout params, padding, visibility) and lays nothing out. */
+ * sets (id, layout params, padding, visibility, click listener). ViewGroup.layOut places views
+ * by their layout params (a text without a size takes NOMINAL_W x NOMINAL_H); before that every
+ * view sits at the origin, as large as its layout params. A click listener takes a press and
+ * clicks on a release inside the view, as Android's. */
 public class View {
     public static final int VISIBLE = 0;
     public static final int INVISIBLE = 4;
@@ -39,11 +42,17 @@ public class View {
     public int getPaddingRight() { return padding[2]; }
     public int getPaddingTop() { return padding[1]; }
     public int getPaddingBottom() { return padding[3]; }
-    public void getLocationOnScreen(int[] outLocation) { outLocation[0] = 0; outLocation[1] = 0; }
+    public static final int NOMINAL_W = 120;
+    public static final int NOMINAL_H = 40;
+    protected int left;
+    protected int top;
+    protected int laidWidth = -1;
+    protected int laidHeight = -1;
+    public void getLocationOnScreen(int[] outLocation) { outLocation[0] = left; outLocation[1] = top; }
     // No layout: a view is as large as its layout params ask, MATCH_PARENT standing for a
     // 900 px card, WRAP_CONTENT for nothing; every view sits at the screen's origin.
-    public final int getWidth() { return size(params == null ? 0 : params.width); }
-    public final int getHeight() { return size(params == null ? 0 : params.height); }
+    public final int getWidth() { return laidWidth >= 0 ? laidWidth : size(params == null ? 0 : params.width); }
+    public final int getHeight() { return laidHeight >= 0 ? laidHeight : size(params == null ? 0 : params.height); }
     private static int size(int asked) { return asked == ViewGroup.LayoutParams.MATCH_PARENT ? 900 : Math.max(0, asked); }
     public void setVisibility(int visibility) { this.visibility = visibility; }
     public int getVisibility() { return visibility; }
@@ -59,7 +68,30 @@ public class View {
     public void setMinimumHeight(int minHeight) {}
     public void setMinimumWidth(int minWidth) {}
     public boolean dispatchTouchEvent(MotionEvent event) { return onTouchEvent(event); }
-    public boolean onTouchEvent(MotionEvent event) { return false; }
+    public boolean onTouchEvent(MotionEvent event) {
+        if (click == null) return false;
+        if (event.getActionMasked() == MotionEvent.ACTION_UP && event.getX() >= 0 && event.getY() >= 0
+                && event.getX() < getWidth() && event.getY() < getHeight()) {
+            click.onClick(this);
+        }
+        return true;
+    }
+
+    /** Places this view at (x, y) with `available` px of width; returns {width, height}. */
+    public int[] fakePlace(int x, int y, int available) {
+        return fakePlaceSelf(x, y, available);
+    }
+
+    /** This view's own box: by its params (see the class comment). */
+    public final int[] fakePlaceSelf(int x, int y, int available) {
+        left = x;
+        top = y;
+        int w = params == null ? ViewGroup.LayoutParams.WRAP_CONTENT : params.width;
+        int h = params == null ? ViewGroup.LayoutParams.WRAP_CONTENT : params.height;
+        laidWidth = w >= 0 ? w : w == ViewGroup.LayoutParams.MATCH_PARENT ? available : NOMINAL_W;
+        laidHeight = h >= 0 ? h : NOMINAL_H;
+        return new int[] {laidWidth, laidHeight};
+    }
     protected void onDraw(Canvas canvas) {}
     protected void onMeasure(int widthMeasureSpec, int heightMeasureSpec) {}
     protected final void setMeasuredDimension(int measuredWidth, int measuredHeight) {}
