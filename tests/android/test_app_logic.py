@@ -158,9 +158,9 @@ OWN_TOUCH = ["knob", "time_picker", "chart_point", "drag_reorder", "zoom_pan", "
 def test_own_touch_types_reach_the_goal_by_the_oracles_gesture(state_check):
     """The app's own geometry and touch handling, over the fakes (their simple layout places
     views by their layout params): for 10 phone instances of each type, the goal box lies in
-    `core`, the oracle's gesture (a drag from the centre of `now` to the centre of `goal`, a
-    tap at the latter) reaches exactly the goal, and a release one pixel beyond a probed band's
-    end inside `core` does not (the band is the whole run)."""
+    `core`, the card fits the phone's width, the oracle's gesture (a drag from the centre of
+    `now` to the centre of `goal`, a tap at the latter) reaches exactly the goal, and a release
+    one pixel beyond a probed band's end inside `core` does not (the band is the whole run)."""
     lines, cases = [], []
     for name in OWN_TOUCH:
         kind = COMPONENTS[name]
@@ -180,6 +180,9 @@ def test_own_touch_types_reach_the_goal_by_the_oracles_gesture(state_check):
         result = json.loads(line)
         kind, goal = COMPONENTS[name], sample.goal_state
         core, aim = result["boxes"]["core"], result["boxes"]["goal"]
+        # The card fits a 360 dp phone (at density 3) inside the stage's 8 dp margins.
+        loc = result["boxes"]["loc"]
+        assert loc[2] - loc[0] + 1 <= (360 - 2 * 8) * 3, (name, loc)
         assert core[0] <= aim[0] <= aim[2] <= core[2] and core[1] <= aim[1] <= aim[3] <= core[3], \
             (name, result["boxes"])
         assert kind.states_equal(result["state"], goal, sample.params), (name, goal, result)

@@ -36,7 +36,8 @@ final class DatePickerControl extends Control {
         month = Integer.parseInt(iso.substring(5, 7));
         day = Integer.parseInt(iso.substring(8, 10));
         int cell = ui.px(p.optInt("cell", 40));
-        LinearLayout card = ui.card(title("label"), 0);
+        // On a phone seven finger-sized cells leave the sampled `pad` at the sides (sample()).
+        LinearLayout card = ui.card(title("label"), 0, p.optInt("pad", 12));
         TextView header = ui.label(MONTHS[month - 1] + " " + year);
         header.setGravity(Ui.CENTER);
         Ui.add(card, header, 7 * cell, ui.px(p.optInt("nav", 40)));

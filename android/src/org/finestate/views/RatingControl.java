@@ -14,7 +14,8 @@ import org.json.JSONObject;
 /**
  * rating: rows of native RatingBars, the target one the user sets (the others are indicators).
  * A tap sets the rating by the RatingBar's own rounding of the touch x to its step; the goal band
- * is probed with taps. Ten-star bars use the small style to fit a phone's width.
+ * is probed with taps. Ten-star bars use the small style to fit a phone's width; each label
+ * sits above its bar.
  */
 final class RatingControl extends Control {
     private static final int RATING_BAR_STYLE = 0x0101007c;  // android.R.attr.ratingBarStyle
@@ -35,7 +36,9 @@ final class RatingControl extends Control {
         JSONArray labels = p.optJSONArray("labels");
         JSONArray values = p.optJSONArray("values");
         int target = p.optInt("target");
-        boolean stacked = "stacked".equals(p.optString("layout"));
+        // Each label above its bar: Android's stars (48 dp) are wider than the web's, and a
+        // label beside five of them leaves no room on a phone.
+        boolean stacked = true;
         for (int i = 0; i < labels.length(); i++) {
             LinearLayout row = stacked ? ui.column() : ui.row();
             TextView label = ui.label(labels.optString(i));

@@ -77,18 +77,23 @@ final class Ui {
     static final int CENTER_VERTICAL = 16;  // Gravity.CENTER_VERTICAL
     static final int CENTER = 17;  // Gravity.CENTER
 
-    /** The card: a column on the theme's surface, its title on top when there is one. */
+    /** The card: a column on the theme's surface, its title on top when there is one; `widthDp`
+     * (0: as wide as its content) is the whole card's, padding included, as on the web stage. */
     LinearLayout card(String title, int widthDp) {
+        return card(title, widthDp, 12);
+    }
+
+    LinearLayout card(String title, int widthDp, int padDp) {
         LinearLayout card = column();
         card.setBackgroundColor(surface);
-        int pad = px(12);
+        int pad = px(padDp);
         card.setPadding(pad, pad, pad, pad);
         if (title != null && title.length() > 0) {
             TextView heading = label(title);
             heading.setTextSize(COMPLEX_UNIT_SP, 16);
             add(card, heading, ViewGroup.LayoutParams.WRAP_CONTENT, ViewGroup.LayoutParams.WRAP_CONTENT);
         }
-        int width = widthDp > 0 ? px(widthDp) + 2 * pad : ViewGroup.LayoutParams.WRAP_CONTENT;
+        int width = widthDp > 0 ? px(widthDp) : ViewGroup.LayoutParams.WRAP_CONTENT;
         card.setLayoutParams(new ViewGroup.LayoutParams(width, ViewGroup.LayoutParams.WRAP_CONTENT));
         return card;
     }
