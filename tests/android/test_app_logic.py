@@ -120,7 +120,8 @@ def state_check(tmp_path_factory) -> Path:
 def test_every_control_reads_back_the_state_it_was_built_in(state_check):
     """For every type, 12 instances sampled for a phone: the control built in the current state,
     and one built in the goal, read their state back equal to it (the type's states_equal) and
-    in its JSON form; a drag type's probing copy put back into the other state reads that."""
+    in its JSON form, and the card fits the phone; a drag type's probing copy put back into the
+    other state reads that."""
     lines, cases = [], []
     for name in TYPE_NAMES:
         kind = COMPONENTS[name]
@@ -131,15 +132,18 @@ def test_every_control_reads_back_the_state_it_was_built_in(state_check):
                                  (sample.goal_state, sample.current_state)):
                 lines.append("\t".join([name, json.dumps(sample.params), json.dumps(state),
                                         json.dumps(other)]))
-                cases.append((name, sample.params, state, other))
+                cases.append((name, sample.params, state, other, viewport))
     done = subprocess.run(["java", "-cp", f"{state_check}:{ANDROID_JSON}",
                            "org.finestate.views.StateCheck"], input="\n".join(lines) + "\n",
                           capture_output=True, text=True, timeout=300, check=True)
     results = done.stdout.splitlines()
     assert len(results) == len(cases)
-    for (name, params, state, other), result in zip(cases, results, strict=True):
-        shown, applied = result.split("\t")
+    for (name, params, state, other, viewport), result in zip(cases, results, strict=True):
+        shown, applied, *width = result.split("\t")
         assert shown != "ERROR", f"{name}: {applied} for {json.dumps(params)[:300]}"
+        # Laid out by the fakes (text at a nominal size), the card fits the phone's width at
+        # density 3 inside the stage's 8 dp margins.
+        assert int(width[0]) <= (viewport[0] - 2 * 8) * 3, (name, width, viewport, params)
         read = json.loads(shown)
         kind = COMPONENTS[name]
         assert kind.states_equal(read, state, params), (name, state, read)

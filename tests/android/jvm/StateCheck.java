@@ -10,7 +10,8 @@ import org.json.JSONObject;
  * Runs the app's controls on the host JVM over fake android.* classes (tests/android/jvm/fakes
  * and the stubs made inert): per input line "component TAB params TAB state TAB other", builds
  * the control showing `state`, prints what state() reads back, then (drag types) apply(other)
- * and what it reads back: "state TAB applied", or "ERROR TAB message". No layout, no touch.
+ * and what it reads back, and the card's width in the fakes' layout: "state TAB applied TAB
+ * width", or "ERROR TAB message". No touch.
  */
 public final class StateCheck {
     public static void main(String[] args) throws Exception {
@@ -25,13 +26,15 @@ public final class StateCheck {
                 Object other = Controls.plain(new JSONArray("[" + f[3] + "]").opt(0));
                 Control control = Controls.create(f[0], new Ui(activity, "material-light"), params);
                 control.card = control.build(state);
+                android.view.ViewGroup.layOut(control.card, 0, 0, 1080);
                 String shown = Json.write(control.state());
                 String applied = "-";
                 if (control.probed()) {
                     control.apply(other);
                     applied = Json.write(control.state());
                 }
-                out.append(shown).append('\t').append(applied).append('\n');
+                out.append(shown).append('\t').append(applied).append('\t')
+                        .append(control.card.getWidth()).append('\n');
             } catch (Exception e) {
                 out.append("ERROR\t").append(e).append('\n');
             }

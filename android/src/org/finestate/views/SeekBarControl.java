@@ -18,20 +18,25 @@ final class SeekBarControl extends SliderControl {
     @Override
     View build(Object state) {
         grid = new Grid(0, p.opt("step"), p.opt("duration"));
-        LinearLayout card = ui.card(title("title"), 0);
+        LinearLayout card = ui.card(title("title"), 0, SEEK_CARD_PAD);
         Ui.add(card, ui.label(p.optString("subtitle")), LinearLayout.LayoutParams.WRAP_CONTENT,
                 LinearLayout.LayoutParams.WRAP_CONTENT);
+        // "inline": the play button beside the bar; "stacked": the bar alone, the button below.
+        boolean inline = "inline".equals(p.optString("layout"));
         LinearLayout row = ui.row();
         Button play = new Button(ui.context);
         play.setText("\u25B6");
-        Ui.add(row, play, ui.px(p.optInt("play", 48)), ui.px(p.optInt("play", 48)));
+        play.setSoundEffectsEnabled(false);
+        int playPx = ui.px(p.optInt("play", 48));
         bar = seekBar(grid.last, grid.index(state), p.optInt("track"), p.optInt("hit", 48));
         bar.setSecondaryProgress((int) Math.round(p.optDouble("buffered") * grid.last));
+        if (inline) Ui.add(row, play, playPx, playPx);
         Ui.add(row, bar, ui.px(p.optInt("track")) + bar.getPaddingLeft() + bar.getPaddingRight(),
                 ui.px(p.optInt("hit", 48)));
         Ui.add(card, row, LinearLayout.LayoutParams.WRAP_CONTENT, LinearLayout.LayoutParams.WRAP_CONTENT);
         TextView readout = ui.label("");
         Ui.add(card, readout, LinearLayout.LayoutParams.WRAP_CONTENT, LinearLayout.LayoutParams.WRAP_CONTENT);
+        if (!inline) Ui.add(card, play, playPx, playPx);
         follow(readout);
         return card;
     }

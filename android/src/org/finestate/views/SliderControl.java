@@ -11,6 +11,9 @@ import org.json.JSONObject;
 
 /** slider: a native SeekBar over the grid indices 0..last; its travel is the sampled track. */
 class SliderControl extends Control {
+    // The SeekBar pads its track by the thumb's half width itself: the card adds little, so
+    // that a phone's sampled track (the web's card chrome and thumb beside it) fits.
+    static final int SEEK_CARD_PAD = 4;
     Grid grid;
     SeekBar bar;
 
@@ -21,7 +24,7 @@ class SliderControl extends Control {
     @Override
     View build(Object state) {
         grid = new Grid(p.opt("min"), p.opt("step"), p.opt("max"));
-        LinearLayout card = ui.card(title("label"), 0);
+        LinearLayout card = ui.card(title("label"), 0, SEEK_CARD_PAD);
         bar = seekBar(grid.last, grid.index(state), p.optInt("track"), p.optInt("hit", 48));
         Ui.add(card, bar, LinearLayout.LayoutParams.WRAP_CONTENT, ui.px(p.optInt("hit", 48)));
         bar.getLayoutParams().width = ui.px(p.optInt("track")) + bar.getPaddingLeft()
