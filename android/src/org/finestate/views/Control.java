@@ -20,6 +20,9 @@ abstract class Control {
     final Ui ui;
     final JSONObject p;
     View card;
+    // Goal bands probed on this copy, by geometry and goal: Render measures twice to see the
+    // layout settled, and the second measurement of an unchanged layout probes nothing.
+    final Map<String, int[]> bands = new java.util.HashMap<String, int[]>();
 
     Control(Ui ui, JSONObject params) {
         this.ui = ui;

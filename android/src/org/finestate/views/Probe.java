@@ -28,6 +28,16 @@ final class Probe {
 
     private static int[] scan(Control copy, int[] core, int[] now, Object goal, boolean alongX,
                               boolean tap) {
+        String key = java.util.Arrays.toString(core) + java.util.Arrays.toString(now) + alongX + tap
+                + Json.write(goal);
+        if (copy.bands.containsKey(key)) return copy.bands.get(key);
+        int[] band = measure(copy, core, now, goal, alongX, tap);
+        copy.bands.put(key, band);
+        return band;
+    }
+
+    private static int[] measure(Control copy, int[] core, int[] now, Object goal, boolean alongX,
+                                 boolean tap) {
         Object start = copy.state();
         int x0 = Ui.centre(now[0], now[2]);
         int y0 = Ui.centre(now[1], now[3]);
