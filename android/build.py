@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import glob
 import os
 import re
 import shutil
@@ -32,7 +33,7 @@ APK_NAME = "finestate-views.apk"
 FRAMEWORK_RES = Path("/usr/share/android-framework-res/framework-res.apk")
 GUAVA = Path("/usr/share/java/guava.jar")
 DX_DEB = "libgradle-android-plugin-java"
-DX_JAR = "usr/share/java/com.android.tools.build.builder-2.2.2.jar"
+DX_JAR_GLOB = "usr/share/java/com.android.tools.build.builder-[0-9]*.jar"
 # A public debug key made with keytool for this repo: it signs, it proves nothing. Never use it
 # for anything but this app's debug builds.
 KEYSTORE = ANDROID / "debug.keystore"
@@ -72,11 +73,11 @@ def dx_jar(tools: Path) -> Path:
     """The dx jar, unpacked from the Debian package into `tools` once (apt-get download only).
     A lock file keeps parallel builds (test workers) from unpacking it at the same time."""
     tools.mkdir(parents=True, exist_ok=True)
-    jar = tools / DX_JAR
     with open(tools / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if jar.exists():
-            return jar
+        jars = sorted(tools.glob(DX_JAR_GLOB))
+        if jars:
+            return jars[-1]
         for old in tools.glob(f"{DX_DEB}_*.deb"):
             old.unlink()
         try:
@@ -88,9 +89,28 @@ def dx_jar(tools: Path) -> Path:
             run("apt-get", "download", DX_DEB, cwd=tools)
         (deb,) = tools.glob(f"{DX_DEB}_*.deb")
         run("dpkg-deb", "-x", deb, tools)
-        if not jar.exists():
-            raise BuildError(f"{deb.name} has no {DX_JAR}")
-        return jar
+        jars = sorted(tools.glob(DX_JAR_GLOB))
+        if not jars:
+            raise BuildError(f"{deb.name} has no {DX_JAR_GLOB}")
+        return jars[-1]
+
+
+def javac_path() -> str:
+    """A javac that can still target Java 7 (JDK 19 at most): `javac` on the path, else a JDK 17
+    or 11 beside it (Debian keeps each in /usr/lib/jvm)."""
+    candidates = [shutil.which("javac") or "javac",
+                  *sorted(glob.glob("/usr/lib/jvm/java-1[17]-openjdk-*/bin/javac"), reverse=True)]
+    for candidate in candidates:
+        try:
+            version = subprocess.run([candidate, "-version"], capture_output=True, text=True,
+                                     timeout=60).stdout
+        except (FileNotFoundError, subprocess.TimeoutExpired):
+            continue
+        major = re.search(r"javac (\d+)", version)
+        if major and int(major.group(1)) < 20:
+            return candidate
+    raise BuildError("no javac that targets Java 7 (JDK 19 or older; dx 1.x reads nothing "
+                     "newer): install openjdk-17-jdk-headless")
 
 
 def javac(sources: Path, out: Path, classpath: Path | None = None) -> None:
@@ -99,7 +119,7 @@ def javac(sources: Path, out: Path, classpath: Path | None = None) -> None:
         shutil.rmtree(out)
     out.mkdir(parents=True)
     # Java 7: dx 1.x rejects newer class files. -implicit:none keeps stubs out of the app's classes.
-    cmd = ["javac", "--release", "7", "-encoding", "UTF-8", "-nowarn", "-Xlint:-options",
+    cmd = [javac_path(), "--release", "7", "-encoding", "UTF-8", "-nowarn", "-Xlint:-options",
            "-implicit:none", "-d", out]
     if classpath is not None:
         cmd += ["-classpath", classpath]

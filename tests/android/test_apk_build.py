@@ -133,3 +133,14 @@ def test_every_type_has_a_control():
     source = (SOURCES / "Controls.java").read_text()
     cases = re.findall(r'case "(\w+)": return new \w+Control\(', source)
     assert sorted(cases) == sorted(TYPE_NAMES)
+
+
+def test_a_javac_too_new_for_dx_is_named(monkeypatch, tmp_path):
+    """JDK 20+ cannot target Java 7, and dx 1.x reads nothing newer: the build says so."""
+    javac = tmp_path / "javac"
+    javac.write_text("#!/bin/sh\necho 'javac 21.0.4'\n")
+    javac.chmod(0o755)
+    monkeypatch.setattr(android_build.shutil, "which", lambda name: str(javac))
+    monkeypatch.setattr(android_build.glob, "glob", lambda pattern: [])
+    with pytest.raises(android_build.BuildError, match="openjdk-17-jdk-headless"):
+        android_build.javac_path()
