@@ -11,9 +11,15 @@ SYSTEM_STAMP := $(VENV)/.system
 DESKTOP_PACKAGES := xvfb libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 \
 	libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-sync1 libxcb-xfixes0 libxcb-xkb1 \
 	libx11-xcb1 libxkbcommon-x11-0 libegl1 libgl1 libfontconfig1 libdbus-1-3 libglib2.0-0
+# The Android app's build (android/build.py): the JDK, aapt with API 29's framework-res.apk,
+# zipalign, apksigner, dexdump, and Guava for dx (dx itself comes from a .deb that is unpacked,
+# not installed: android/build.py), and Android 10's org.json, which tests/android checks the
+# app's org.json stubs and runs its JSON code against.
+ANDROID_PACKAGES := default-jdk-headless libguava-java aapt android-framework-res zipalign \
+	apksigner dexdump libandroid-json-java
 # Debian packages: the browser, and fonts so that rendering is the same everywhere.
 APT_PACKAGES := chromium chromium-headless-shell fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 \
-	$(DESKTOP_PACKAGES)
+	$(DESKTOP_PACKAGES) $(ANDROID_PACKAGES)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 EPISODES ?= 100
 TORCH ?= 2.13.0
@@ -21,7 +27,7 @@ TORCH ?= 2.13.0
 # box proxy and the control to disagree (deterministic from the seed).
 NOISY_EPISODES ?= 200
 
-.PHONY: run test bench soak lint install system clean
+.PHONY: run test bench soak lint install system clean android android-device-test
 
 run: install
 	$(VENV)/bin/finestate run --agent oracle --episodes $(EPISODES) --seed 0
@@ -33,7 +39,7 @@ run: install
 # One worker per core (pytest-xdist): a test drives one browser or display at a time and
 # keeps about one core busy; worksteal evens out the long tests at the end.
 TEST_WORKERS ?= auto
-test: install
+test: install android
 	@$(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; \
 	exit $$rc
@@ -64,6 +70,18 @@ bench: install
 	  --replay-instances 0 --out bench-adb.json
 	# Every figure beside its target, from the files above (bench-summary.json).
 	$(PY) -m finestate_env.cli.bench_summary
+
+# The Android app (android/): built from source, then verified (apksigner, aapt, dexdump).
+# The same sources give the same bytes. About 15 s, 20 s the first time (dx's .deb).
+android: system
+	$(PYTHON) android/build.py
+
+# The oracle on every type on a real device or emulator (adb devices lists it): per-type
+# success, static beside live. Nothing here runs Android: this needs the user's device.
+SERIAL ?=
+android-device-test: install android
+	@if [ -z "$(SERIAL)" ]; then echo "make android-device-test: give SERIAL=... (adb devices)" >&2; exit 2; fi
+	$(PY) -m finestate_env.cli.android_device_test --serial $(SERIAL) --apk build/android/finestate-views.apk
 
 # Memory over long runs: PSS at the end within 50 MiB of PSS after 500 episodes, no failed
 # episode, no process left (each run exits 1 otherwise). About 20 min for the web.

@@ -1,0 +1,2 @@
+package android.util;
+public interface AttributeSet {}

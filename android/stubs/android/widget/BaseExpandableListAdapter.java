@@ -1,0 +1,4 @@
+package android.widget;
+public abstract class BaseExpandableListAdapter implements ExpandableListAdapter {
+    public BaseExpandableListAdapter() { throw new RuntimeException(); }
+}
