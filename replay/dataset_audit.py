@@ -25,6 +25,7 @@ from finestate_env.replay.audit import audit_instance
 from finestate_env.replay.backend_pool import BackendPool
 from finestate_env.replay.drawing import crop_around, draw_boxes, draw_points
 from finestate_env.replay.jobs import run_jobs
+from finestate_env.replay.ray_jobs import RaySpec
 
 
 class AuditWorker:
@@ -77,17 +78,25 @@ def _safe(text: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in text)[:120]
 
 
+def lost_record(instance: Instance, cause: str) -> dict[str, Any]:
+    """The record of an instance whose process died under it twice (a Ray actor)."""
+    return {"key": instance.id, "id": instance.id, "component": instance.component,
+            "platform": instance.platform, "status": "error", "error": cause}
+
+
 def _make_worker(out: Path, density: int, backend_options: dict[str, Any] | None) -> AuditWorker:
     return AuditWorker(out, density, backend_options)
 
 
 def audit_file(instances: list[Instance], out: Path, density: int = 5, workers: int = 1,
-               progress: bool = True,
-               backend_options: dict[str, Any] | None = None) -> tuple[list[dict], dict]:
-    """Audit every instance not yet in `out/audit.jsonl`; writes `out/audit_summary.json`."""
+               progress: bool = True, backend_options: dict[str, Any] | None = None,
+               ray: RaySpec | None = None) -> tuple[list[dict], dict]:
+    """Audit every instance not yet in `out/audit.jsonl`; writes `out/audit_summary.json`.
+    With `ray`, on Ray actors instead of `workers` local processes."""
     records = run_jobs(instances, key=lambda instance: instance.id,
                        make_worker=functools.partial(_make_worker, out, density, backend_options),
-                       out=out / "audit.jsonl", workers=workers, desc="audit", progress=progress)
+                       out=out / "audit.jsonl", workers=workers, desc="audit", progress=progress,
+                       ray=ray, lost=lost_record)
     summary = summarize_audit(records)
     (out / "audit_summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return records, summary

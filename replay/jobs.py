@@ -21,6 +21,8 @@ from typing import Any, Protocol, TypeVar
 
 from tqdm import tqdm
 
+from finestate_env.replay.ray_jobs import RaySpec, run_on_ray
+
 Item = TypeVar("Item")
 Record = dict[str, Any]
 
@@ -53,12 +55,17 @@ def read_records(path: Path) -> list[Record]:
 
 def run_jobs(items: Iterable[Item], key: Callable[[Item], str], make_worker: Callable[[], Worker],
              out: Path, workers: int = 1, desc: str = "items",
-             progress: bool = True) -> list[Record]:
+             progress: bool = True, ray: RaySpec | None = None,
+             lost: Callable[[Item, str], Record] | None = None) -> list[Record]:
     """Run `make_worker()(item)` for every item whose key is not yet in `out`.
 
     Each record must carry its item's key under "key". Returns every record of
-    the file (earlier runs' and this run's), in file order.
+    the file (earlier runs' and this run's), in file order. With `ray`, the items
+    run on Ray actors instead of local processes (replay.ray_jobs), and `lost(item,
+    cause)` is the record of an item whose actor died twice.
     """
+    if ray is not None and lost is None:
+        raise TypeError("run_jobs on Ray needs `lost`: the record of an item whose actor died")
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {record["key"] for record in read_records(out)}
     todo = [item for item in items if key(item) not in done]
@@ -71,7 +78,9 @@ def run_jobs(items: Iterable[Item], key: Callable[[Item], str], make_worker: Cal
                 sink.flush()
                 bar.update(1)
 
-            if workers <= 1:
+            if ray is not None:
+                run_on_ray(todo, make_worker, lost, write, ray)
+            elif workers <= 1:
                 _run_here(todo, make_worker, write)
             else:
                 _run_pool(todo, make_worker, write, workers)
