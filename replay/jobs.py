@@ -25,6 +25,10 @@ from finestate_env.replay.ray_jobs import RaySpec, run_on_ray
 
 Item = TypeVar("Item")
 Record = dict[str, Any]
+# A record may carry files for the run's folder, {relative path: bytes}, under this key:
+# the driver writes them (before the record's line) wherever the worker ran, on this
+# machine or on another node of a Ray cluster.
+FILES = "_files"
 
 
 class Worker(Protocol):
@@ -74,6 +78,8 @@ def run_jobs(items: Iterable[Item], key: Callable[[Item], str], make_worker: Cal
     try:
         with open(out, "a", encoding="utf-8") as sink:
             def write(record: Record) -> None:
+                for name, data in record.pop(FILES, {}).items():
+                    _write_file(out.parent, name, data)
                 sink.write(json.dumps(record, ensure_ascii=False) + "\n")
                 sink.flush()
                 bar.update(1)
@@ -87,6 +93,14 @@ def run_jobs(items: Iterable[Item], key: Callable[[Item], str], make_worker: Cal
     finally:
         bar.close()
     return read_records(out)
+
+
+def _write_file(folder: Path, name: str, data: bytes) -> None:
+    path = (folder / name).resolve()
+    if not path.is_relative_to(folder.resolve()):
+        raise ValueError(f"a worker asked to write {name!r}, outside the run's folder {folder}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
 
 
 def _run_here(items: list, make_worker: Callable[[], Worker], write) -> None:

@@ -20,15 +20,12 @@ import time
 from pathlib import Path
 
 import pytest
+from two_node_cluster import RAY_ENV, two_node_cluster
 
 from finestate_env.core.coords import box_center
 from finestate_env.replay.jobs import read_records
 
 FINESTATE = [sys.executable, "-m", "finestate_env.cli"]
-# Ray addresses this machine by its loopback address, never by its network one; a
-# driver joining a cluster by address shows the token (~/.ray/auth_token) only when told.
-RAY_SETTINGS = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "token"}
-RAY_ENV = {**os.environ, **RAY_SETTINGS}
 
 
 @pytest.fixture(scope="module")
@@ -233,23 +230,8 @@ def test_a_dead_actor_is_restarted_and_its_batch_retried_once_then_written_as_er
 @pytest.fixture(scope="module")
 def two_nodes():
     """The address of a Ray cluster of two nodes on this machine, one CPU each."""
-    ray_cli = Path(sys.executable).parent / "ray"
-    subprocess.run([str(ray_cli), "get-auth-token", "--generate"], check=True, timeout=60,
-                   capture_output=True)  # the token stays in its file, unprinted
-    script = Path(__file__).parents[1] / "support" / "two_node_cluster.py"
-    cluster = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, text=True, env=RAY_ENV)
-    try:
-        address = cluster.stdout.readline().strip()
-        assert address, "the cluster did not start"
+    with two_node_cluster() as address:
         yield address
-    finally:
-        cluster.stdin.close()
-        try:
-            cluster.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            cluster.kill()
-            cluster.wait()
 
 
 def test_a_two_node_cluster_gives_the_same_results_and_resumes_after_a_killed_driver(
@@ -276,8 +258,26 @@ def test_a_two_node_cluster_gives_the_same_results_and_resumes_after_a_killed_dr
     assert_same_as_local(cut, local_run)
 
 
-def test_audit_on_ray_gives_the_same_audit_as_one_worker(dataset, tmp_path, two_nodes):
-    path = dataset[0]
+def shifted_goal(instance):
+    """`instance` with its goal box moved across its narrow side by its own size: unsound."""
+    x1, y1, x2, y2 = instance.boxes.current.goal
+    dx, dy = (x2 - x1 + 1, 0) if x2 - x1 <= y2 - y1 else (0, y2 - y1 + 1)
+    current = instance.boxes.current.model_copy(
+        update={"goal": (x1 + dx, y1 + dy, x2 + dx, y2 + dy)})
+    return instance.model_copy(update={"boxes": instance.boxes.model_copy(
+        update={"current": current})})
+
+
+def test_audit_on_ray_gives_the_same_audit_and_pictures_as_one_worker(
+        dataset, tmp_path, two_nodes):
+    import numpy as np
+    from PIL import Image
+
+    _, _, instances = dataset
+    tampered = [shifted_goal(i) for i in instances[:2]] + instances[2:8]
+    unsound = {i.id for i in instances[:2]}
+    path = tmp_path / "instances.jsonl"
+    path.write_text("".join(i.model_dump_json() + "\n" for i in tampered))
     audits = {}
     for name, more in (("local", ["--workers", "1"]), ("ray", ["--ray", two_nodes])):
         out = tmp_path / name
@@ -288,7 +288,13 @@ def test_audit_on_ray_gives_the_same_audit_as_one_worker(dataset, tmp_path, two_
                          for r in read_records(out / "audit.jsonl")},
                         json.loads((out / "audit_summary.json").read_text()))
     assert audits["ray"] == audits["local"]
-    assert audits["ray"][1]["status"]["sound"] == 12
+    summary = audits["ray"][1]
+    assert summary["status"]["sound"] == len(tampered) - len(unsound)
+    assert {bad["id"] for bad in summary["unsound"]} == unsound
+    for bad in summary["unsound"]:  # written by the driver, as the actors sent them
+        pictures = [np.asarray(Image.open(tmp_path / name / bad["picture"]))
+                    for name in ("local", "ray")]
+        assert pictures[0].shape == pictures[1].shape and (pictures[0] == pictures[1]).all()
 
 
 def test_bad_ray_options_are_refused_before_anything_runs(dataset, tmp_path):
