@@ -140,8 +140,9 @@ def _connect(ray, address: str) -> bool:
     if ray.is_initialized():
         return False
     if address == LOCAL:
-        # Loopback only: a local instance serves this machine and is reachable from no other.
-        ray.init(include_dashboard=False, _node_ip_address="127.0.0.1",
+        # A new instance of our own ("local": never one found running on the machine),
+        # on loopback only: it serves this machine and is reachable from no other.
+        ray.init(address=LOCAL, include_dashboard=False, _node_ip_address="127.0.0.1",
                  configure_logging=True, logging_level="warning")
     else:
         try:

@@ -279,11 +279,17 @@ def _add_ray_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _ray_spec(args: argparse.Namespace):
-    from finestate_env.replay.ray_jobs import RaySpec
+    from finestate_env.replay.ray_jobs import ACTOR_CPUS, ACTOR_MEMORY_MIB, BATCH_SIZE, RaySpec
 
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers must be at least 1, got {args.workers}")
     if args.ray is None:
+        given = [flag for flag, value, default in (
+            ("--actor-cpus", args.actor_cpus, ACTOR_CPUS),
+            ("--actor-memory", args.actor_memory, ACTOR_MEMORY_MIB),
+            ("--batch-size", args.batch_size, BATCH_SIZE)) if value != default]
+        if given:
+            raise ValueError(f"{', '.join(given)}: for Ray actors, given without --ray")
         return None
     return RaySpec(address=args.ray, actors=args.workers, cpus_per_actor=args.actor_cpus,
                    memory_mib_per_actor=args.actor_memory, batch_size=args.batch_size)

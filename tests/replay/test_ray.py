@@ -130,7 +130,9 @@ def wait_gone(pids: set[int], timeout: float = 60) -> set[int]:
 
 def start_and_watch(args: list[str], results: Path, lines: int, timeout: float = 180):
     """Start `args` in a session of its own; once `results` has `lines` lines, the
-    process and the actor pids seen so far."""
+    process and the pids of the actors it started (those of an earlier run may still
+    be on their way out)."""
+    earlier = actor_pids()
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                env=RAY_ENV, start_new_session=True)
     seen: set[int] = set()
@@ -141,10 +143,20 @@ def start_and_watch(args: list[str], results: Path, lines: int, timeout: float =
         if written >= lines:
             break
         time.sleep(0.05)
-    return process, seen | actor_pids()
+    return process, (seen | actor_pids()) - earlier
 
 
-def test_local_ray_gives_the_same_results_as_one_worker(dataset, local_run, tmp_path):
+@pytest.fixture(scope="module")
+def two_nodes():
+    """The address of a Ray cluster of two nodes on this machine, one CPU each."""
+    with two_node_cluster() as address:
+        yield address
+
+
+def test_local_ray_gives_the_same_results_as_one_worker(dataset, local_run, tmp_path,
+                                                        two_nodes):
+    # With a cluster running on this machine, `--ray` alone still starts its own
+    # instance: joining the cluster would put the two actors on its two nodes.
     out = tmp_path / "ray"
     done = run(replay_args(dataset, out, "--ray", "--workers", "2"))
     assert done.returncode == 0, done.stderr
@@ -177,7 +189,7 @@ def local_ray(monkeypatch):
     # Not RAY_AUTH_MODE: this process read it when it imported Ray; a new local
     # instance turns token authentication on by itself.
     monkeypatch.setenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
-    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1",
+    ray.init(address="local", num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1",
              configure_logging=True, logging_level="warning")
     yield ray
     ray.shutdown()
@@ -225,13 +237,6 @@ def test_a_dead_actor_is_restarted_and_its_batch_retried_once_then_written_as_er
         assert differences({k: v for k, v in without_timings(records).items()
                             if k not in errors},
                            {k: v for k, v in local_run[0].items() if k not in errors}) == {}
-
-
-@pytest.fixture(scope="module")
-def two_nodes():
-    """The address of a Ray cluster of two nodes on this machine, one CPU each."""
-    with two_node_cluster() as address:
-        yield address
 
 
 def test_a_two_node_cluster_gives_the_same_results_and_resumes_after_a_killed_driver(
@@ -305,3 +310,6 @@ def test_bad_ray_options_are_refused_before_anything_runs(dataset, tmp_path):
     assert done.returncode == 2
     assert "memory per actor must be at least 1 MiB, got 0" in done.stderr
     assert read_records(tmp_path / "big" / "results.jsonl") == []
+    done = run(replay_args(dataset, tmp_path / "local", "--actor-memory", "900"))
+    assert done.returncode == 2
+    assert "--actor-memory: for Ray actors, given without --ray" in done.stderr
