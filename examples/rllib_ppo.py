@@ -55,7 +55,9 @@ def main() -> None:
     args = parser.parse_args()
     iterations, batch = (2, 64) if args.smoke else (args.iterations, 512)
 
-    ray.init(address=args.address, include_dashboard=False, log_to_driver=False)
+    # "local": a Ray of our own, never one found running on the machine (ray.init()
+    # without an address joins whatever instance it finds there).
+    ray.init(address=args.address or "local", include_dashboard=False, log_to_driver=False)
     tune.register_env("finestate-web", make_env)
     config = (
         PPOConfig()

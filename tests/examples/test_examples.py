@@ -43,8 +43,9 @@ def test_rllib_ppo_env_runners_across_two_nodes():
     each must run on both nodes, each making its envs there."""
     from two_node_cluster import RAY_ENV, two_node_cluster
 
-    with two_node_cluster() as address:
-        summary, elapsed = _run("rllib_ppo.py", "--address", address, "--cpus-per-runner", "1",
+    with two_node_cluster() as cluster:
+        summary, elapsed = _run("rllib_ppo.py", "--address", cluster.address,
+                                "--cpus-per-runner", "1",
                                 env=RAY_ENV)
     assert summary["runner_nodes"] == 2
     assert summary["env_steps"] >= 128

@@ -105,9 +105,15 @@ def _cmdlines() -> dict[int, bytes]:
     return found
 
 
-def actor_pids() -> set[int]:
-    """The processes of this project's Ray actors (Ray titles them `ray::ClassName`)."""
-    return {pid for pid, line in _cmdlines().items() if line.startswith(b"ray::BatchActor")}
+def actor_pids(root: int) -> set[int]:
+    """The Ray actors of the runner below process `root` (Ray titles them
+    `ray::ClassName`): a local instance's are below its driver, a cluster's below
+    the process that started its nodes."""
+    from finestate_env.backends.processes import descendants
+
+    below = descendants(root)
+    return {pid for pid, line in _cmdlines().items()
+            if pid in below and line.startswith(b"ray::BatchActor")}
 
 
 def left_behind(pids: set[int]) -> set[int]:
@@ -128,29 +134,31 @@ def wait_gone(pids: set[int], timeout: float = 60) -> set[int]:
     return left
 
 
-def start_and_watch(args: list[str], results: Path, lines: int, timeout: float = 180):
+def start_and_watch(args: list[str], results: Path, lines: int, cluster: int | None = None,
+                    timeout: float = 180):
     """Start `args` in a session of its own; once `results` has `lines` lines, the
-    process and the pids of the actors it started (those of an earlier run may still
-    be on their way out)."""
-    earlier = actor_pids()
+    process and the pids of the actors it started (below it, or below `cluster`'s
+    process; those of an earlier run may still be on their way out)."""
+    earlier = actor_pids(cluster) if cluster else set()
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                env=RAY_ENV, start_new_session=True)
+    root = cluster or process.pid
     seen: set[int] = set()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and process.poll() is None:
-        seen |= actor_pids()
+        seen |= actor_pids(root)
         written = results.read_bytes().count(b"\n") if results.exists() else 0
         if written >= lines:
             break
         time.sleep(0.05)
-    return process, (seen | actor_pids()) - earlier
+    return process, (seen | actor_pids(root)) - earlier
 
 
 @pytest.fixture(scope="module")
 def two_nodes():
-    """The address of a Ray cluster of two nodes on this machine, one CPU each."""
-    with two_node_cluster() as address:
-        yield address
+    """A Ray cluster of two nodes on this machine, one CPU each."""
+    with two_node_cluster() as cluster:
+        yield cluster
 
 
 def test_local_ray_gives_the_same_results_as_one_worker(dataset, local_run, tmp_path,
@@ -242,23 +250,23 @@ def test_a_dead_actor_is_restarted_and_its_batch_retried_once_then_written_as_er
 def test_a_two_node_cluster_gives_the_same_results_and_resumes_after_a_killed_driver(
         dataset, local_run, tmp_path, two_nodes):
     whole = tmp_path / "whole"
-    done = run(replay_args(dataset, whole, "--ray", two_nodes))
+    done = run(replay_args(dataset, whole, "--ray", two_nodes.address))
     assert done.returncode == 0, done.stderr
     assert "ray: 2 actors (1 CPU, 600 MiB each) on 2 nodes" in done.stderr
     assert_same_as_local(whole, local_run)
 
     # The driver killed outright: the cluster outlives it and ends its actors.
     cut = tmp_path / "cut"
-    process, actors = start_and_watch(replay_args(dataset, cut, "--ray", two_nodes,
+    process, actors = start_and_watch(replay_args(dataset, cut, "--ray", two_nodes.address,
                                                   "--batch-size", "1"),
-                                      cut / "results.jsonl", lines=3)
+                                      cut / "results.jsonl", lines=3, cluster=two_nodes.pid)
     assert process.poll() is None, process.stderr.read().decode()
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     assert len(actors) == 2
     assert wait_gone(actors) == set()
     assert 3 <= len(read_records(cut / "results.jsonl")) < len(local_run[0])
-    done = run(replay_args(dataset, cut, "--ray", two_nodes))
+    done = run(replay_args(dataset, cut, "--ray", two_nodes.address))
     assert done.returncode == 0, done.stderr
     assert_same_as_local(cut, local_run)
 
@@ -284,7 +292,7 @@ def test_audit_on_ray_gives_the_same_audit_and_pictures_as_one_worker(
     path = tmp_path / "instances.jsonl"
     path.write_text("".join(i.model_dump_json() + "\n" for i in tampered))
     audits = {}
-    for name, more in (("local", ["--workers", "1"]), ("ray", ["--ray", two_nodes])):
+    for name, more in (("local", ["--workers", "1"]), ("ray", ["--ray", two_nodes.address])):
         out = tmp_path / name
         done = run([*FINESTATE, "audit", "--instances", str(path), "--out", str(out),
                     "--density", "2", "--quiet", *more])

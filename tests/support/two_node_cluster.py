@@ -2,8 +2,9 @@
 
 `two_node_cluster()` runs it in a process of its own, so that the test process's Ray
 state (a connection, the token it read when it imported Ray) stays its own, and
-yields its address; every node listens on loopback only. Run as a script, it starts
-the cluster, prints the address on its first line and keeps it until stdin closes.
+yields its address and that process's pid; every node listens on loopback only.
+Run as a script, it starts the cluster, prints the address on its first line and
+keeps it until stdin closes.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 # Ray addresses this machine by its loopback address, never by its network one; a
@@ -21,8 +23,14 @@ RAY_SETTINGS = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_AUTH_MODE": "toke
 RAY_ENV = {**os.environ, **RAY_SETTINGS}
 
 
+@dataclass(frozen=True)
+class RunningCluster:
+    address: str
+    pid: int  # the process every node's processes (raylets, actors) descend from
+
+
 @contextlib.contextmanager
-def two_node_cluster() -> Iterator[str]:
+def two_node_cluster() -> Iterator[RunningCluster]:
     ray_cli = Path(sys.executable).parent / "ray"
     subprocess.run([str(ray_cli), "get-auth-token", "--generate"], check=True, timeout=60,
                    capture_output=True)  # the token stays in its file, unprinted
@@ -31,7 +39,7 @@ def two_node_cluster() -> Iterator[str]:
     try:
         address = cluster.stdout.readline().strip()
         assert address, "the two-node Ray cluster did not start"
-        yield address
+        yield RunningCluster(address, cluster.pid)
     finally:
         cluster.stdin.close()
         try:
