@@ -114,7 +114,7 @@ $(STAMP): pyproject.toml
 	# torch first, pinned to the CPU build this kind of machine keeps on disk; the rl
 	# extra's `torch>=2.8` is then satisfied instead of pulling a CUDA build (GBs).
 	$(PY) -m pip install -q 'torch==$(TORCH)'
-	$(PY) -m pip install -q -e '.[test,rl]'
+	$(PY) -m pip install -q -e '.[test,rl,ray]'
 	touch $(STAMP)
 
 clean:

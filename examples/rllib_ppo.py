@@ -10,8 +10,15 @@ The env's RL options give RLlib's default encoders what they take (README "RL li
 Gymnasium's registry does not reach Ray's actors, so the env is registered with
 `tune.register_env`; each env runner makes its envs inside its own process.
 
+Across nodes (README "On a cluster"): `--address HOST:PORT` joins a running cluster
+(RAY_AUTH_MODE=token, as for any driver); each env runner is a Ray actor that asks
+for `--cpus-per-runner` CPUs and makes its envs (a browser) on the node Ray places
+it on, so every node needs finestate-env and Chromium installed (`make install`).
+The summary says on how many nodes the runners ran.
+
     python examples/rllib_ppo.py --smoke        # what make test runs: 2 runners x 2 envs
     python examples/rllib_ppo.py --iterations 200 --component switch
+    python examples/rllib_ppo.py --address HEAD:6379 --env-runners 8 --cpus-per-runner 1
 """
 
 from __future__ import annotations
@@ -41,19 +48,23 @@ def main() -> None:
     parser.add_argument("--component", default="switch")
     parser.add_argument("--env-runners", type=int, default=2)
     parser.add_argument("--envs-per-runner", type=int, default=2)
+    parser.add_argument("--cpus-per-runner", type=float, default=0.5,
+                        help="CPUs each env runner reserves (its envs share one browser)")
     parser.add_argument("--address", default=None, help="a Ray cluster (default: local)")
     parser.add_argument("--smoke", action="store_true", help="2 iterations of 64 steps")
     args = parser.parse_args()
     iterations, batch = (2, 64) if args.smoke else (args.iterations, 512)
 
-    ray.init(address=args.address, include_dashboard=False, log_to_driver=False)
+    # "local": a Ray of our own, never one found running on the machine (ray.init()
+    # without an address joins whatever instance it finds there).
+    ray.init(address=args.address or "local", include_dashboard=False, log_to_driver=False)
     tune.register_env("finestate-web", make_env)
     config = (
         PPOConfig()
         .environment("finestate-web", env_config={"component": args.component})
         .env_runners(num_env_runners=args.env_runners,
                      num_envs_per_env_runner=args.envs_per_runner,
-                     num_cpus_per_env_runner=0.5,
+                     num_cpus_per_env_runner=args.cpus_per_runner,
                      rollout_fragment_length=batch // (args.env_runners * args.envs_per_runner))
         .training(train_batch_size_per_learner=batch, minibatch_size=32, num_epochs=1)
         .debugging(seed=0)
@@ -66,7 +77,10 @@ def main() -> None:
             steps = result["num_env_steps_sampled_lifetime"]
         elapsed = time.perf_counter() - started
         runners = result["env_runners"]
+        nodes = algo.env_runner_group.foreach_env_runner(
+            lambda runner: ray.get_runtime_context().get_node_id(), local_env_runner=False)
         print(json.dumps({"library": "rllib", "env_steps": int(steps),
+                          "runner_nodes": len(set(nodes)),
                           "episodes": int(runners.get("num_episodes_lifetime", 0)),
                           "steps_per_s": round(steps / elapsed, 1),
                           "episode_return_mean": runners.get("episode_return_mean")}))

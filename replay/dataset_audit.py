@@ -11,6 +11,7 @@ measured region and every probe that missed drawn on.
 from __future__ import annotations
 
 import functools
+import io
 import json
 import statistics
 from pathlib import Path
@@ -24,14 +25,14 @@ from finestate_env.core.schema import Instance
 from finestate_env.replay.audit import audit_instance
 from finestate_env.replay.backend_pool import BackendPool
 from finestate_env.replay.drawing import crop_around, draw_boxes, draw_points
-from finestate_env.replay.jobs import run_jobs
+from finestate_env.replay.jobs import FILES, run_jobs
+from finestate_env.replay.ray_jobs import RaySpec
 
 
 class AuditWorker:
     """Audits instances in one process, one backend per (platform, screen size)."""
 
-    def __init__(self, out: Path, density: int, backend_options: dict[str, Any] | None = None):
-        self.out = out
+    def __init__(self, density: int, backend_options: dict[str, Any] | None = None):
         self.density = density
         self.backends = BackendPool(backend_options)
 
@@ -53,21 +54,23 @@ class AuditWorker:
                       **{k: v for k, v in report.as_dict().items()
                          if k not in ("instance_id", "component")})
         if report.soundness < 1.0:
-            record["picture"] = self._picture(backend, instance, report)
+            # Sent back with the record, for the driver to write: on a Ray cluster this
+            # process may run on another machine than the run's folder.
+            name = f"pictures/{_safe(instance.id)}.png"
+            record["picture"] = name
+            record[FILES] = {name: self._picture(backend, instance, report)}
         return record
 
-    def _picture(self, backend: Backend, instance: Instance, report) -> str:
+    def _picture(self, backend: Backend, instance: Instance, report) -> bytes:
         backend.render(instance.live)
         image = Image.fromarray(np.asarray(backend.screenshot()))
         boxes = instance.boxes.current
         draw_boxes(image, {"core": boxes.core, "goal": boxes.goal,
                            "measured": report.measured_goal})
         draw_points(image, [("miss", p) for p in report.unsound])
-        folder = self.out / "pictures"
-        folder.mkdir(parents=True, exist_ok=True)
-        name = f"{_safe(instance.id)}.png"
-        crop_around(image, boxes.loc, margin=24).save(folder / name)
-        return f"pictures/{name}"
+        png = io.BytesIO()
+        crop_around(image, boxes.loc, margin=24).save(png, format="PNG")
+        return png.getvalue()
 
     def close(self) -> None:
         self.backends.close()
@@ -77,17 +80,25 @@ def _safe(text: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in text)[:120]
 
 
-def _make_worker(out: Path, density: int, backend_options: dict[str, Any] | None) -> AuditWorker:
-    return AuditWorker(out, density, backend_options)
+def lost_record(instance: Instance, cause: str) -> dict[str, Any]:
+    """The record of an instance whose process died under it twice (a Ray actor)."""
+    return {"key": instance.id, "id": instance.id, "component": instance.component,
+            "platform": instance.platform, "status": "error", "error": cause}
+
+
+def _make_worker(density: int, backend_options: dict[str, Any] | None) -> AuditWorker:
+    return AuditWorker(density, backend_options)
 
 
 def audit_file(instances: list[Instance], out: Path, density: int = 5, workers: int = 1,
-               progress: bool = True,
-               backend_options: dict[str, Any] | None = None) -> tuple[list[dict], dict]:
-    """Audit every instance not yet in `out/audit.jsonl`; writes `out/audit_summary.json`."""
+               progress: bool = True, backend_options: dict[str, Any] | None = None,
+               ray: RaySpec | None = None) -> tuple[list[dict], dict]:
+    """Audit every instance not yet in `out/audit.jsonl`; writes `out/audit_summary.json`.
+    With `ray`, on Ray actors instead of `workers` local processes."""
     records = run_jobs(instances, key=lambda instance: instance.id,
-                       make_worker=functools.partial(_make_worker, out, density, backend_options),
-                       out=out / "audit.jsonl", workers=workers, desc="audit", progress=progress)
+                       make_worker=functools.partial(_make_worker, density, backend_options),
+                       out=out / "audit.jsonl", workers=workers, desc="audit", progress=progress,
+                       ray=ray, lost=lost_record)
     summary = summarize_audit(records)
     (out / "audit_summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return records, summary

@@ -21,8 +21,14 @@ from typing import Any, Protocol, TypeVar
 
 from tqdm import tqdm
 
+from finestate_env.replay.ray_jobs import RaySpec, run_on_ray
+
 Item = TypeVar("Item")
 Record = dict[str, Any]
+# A record may carry files for the run's folder, {relative path: bytes}, under this key:
+# the driver writes them (before the record's line) wherever the worker ran, on this
+# machine or on another node of a Ray cluster.
+FILES = "_files"
 
 
 class Worker(Protocol):
@@ -53,12 +59,17 @@ def read_records(path: Path) -> list[Record]:
 
 def run_jobs(items: Iterable[Item], key: Callable[[Item], str], make_worker: Callable[[], Worker],
              out: Path, workers: int = 1, desc: str = "items",
-             progress: bool = True) -> list[Record]:
+             progress: bool = True, ray: RaySpec | None = None,
+             lost: Callable[[Item, str], Record] | None = None) -> list[Record]:
     """Run `make_worker()(item)` for every item whose key is not yet in `out`.
 
     Each record must carry its item's key under "key". Returns every record of
-    the file (earlier runs' and this run's), in file order.
+    the file (earlier runs' and this run's), in file order. With `ray`, the items
+    run on Ray actors instead of local processes (replay.ray_jobs), and `lost(item,
+    cause)` is the record of an item whose actor died twice.
     """
+    if ray is not None and lost is None:
+        raise TypeError("run_jobs on Ray needs `lost`: the record of an item whose actor died")
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {record["key"] for record in read_records(out)}
     todo = [item for item in items if key(item) not in done]
@@ -67,17 +78,29 @@ def run_jobs(items: Iterable[Item], key: Callable[[Item], str], make_worker: Cal
     try:
         with open(out, "a", encoding="utf-8") as sink:
             def write(record: Record) -> None:
+                for name, data in record.pop(FILES, {}).items():
+                    _write_file(out.parent, name, data)
                 sink.write(json.dumps(record, ensure_ascii=False) + "\n")
                 sink.flush()
                 bar.update(1)
 
-            if workers <= 1:
+            if ray is not None:
+                run_on_ray(todo, make_worker, lost, write, ray)
+            elif workers <= 1:
                 _run_here(todo, make_worker, write)
             else:
                 _run_pool(todo, make_worker, write, workers)
     finally:
         bar.close()
     return read_records(out)
+
+
+def _write_file(folder: Path, name: str, data: bytes) -> None:
+    path = (folder / name).resolve()
+    if not path.is_relative_to(folder.resolve()):
+        raise ValueError(f"a worker asked to write {name!r}, outside the run's folder {folder}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
 
 
 def _run_here(items: list, make_worker: Callable[[], Worker], write) -> None:

@@ -25,6 +25,7 @@ from finestate_env.core.static_scoring import score_prediction
 from finestate_env.env.episode import perform_and_judge
 from finestate_env.replay.backend_pool import BackendPool
 from finestate_env.replay.jobs import run_jobs
+from finestate_env.replay.ray_jobs import RaySpec
 from finestate_env.replay.records import ReplayRecord, summarize_replay
 
 
@@ -50,12 +51,7 @@ class ReplayWorker:
 
     def replay(self, instance: Instance, prediction: Prediction) -> ReplayRecord:
         started = time.perf_counter()
-        scored = score_prediction(instance, prediction, mode="stagewise")
-        pixels = scored.coords == "pixel"  # else an imported instance without a size
-        record = dict(key=prediction.id, id=instance.id, component=instance.component,
-                      family=instance.family or "unknown", platform=instance.platform,
-                      p0=scored.p0 if pixels else None, p1=scored.p1 if pixels else None,
-                      goal_state=instance.goal_state, static=scored.verdicts)
+        scored, record = _scored(instance, prediction)
         if scored.miss is not None:
             # No usable point: nothing to perform, a miss both ways.
             return ReplayRecord(**record, outcome=scored.miss, live=None,
@@ -96,6 +92,23 @@ class ReplayWorker:
         self.backends.close()
 
 
+def _scored(instance: Instance, prediction: Prediction) -> tuple[Any, dict[str, Any]]:
+    """The static score of a prediction, and the fields every record of it starts with."""
+    scored = score_prediction(instance, prediction, mode="stagewise")
+    pixels = scored.coords == "pixel"  # else an imported instance without a size
+    record = dict(key=prediction.id, id=instance.id, component=instance.component,
+                  family=instance.family or "unknown", platform=instance.platform,
+                  p0=scored.p0 if pixels else None, p1=scored.p1 if pixels else None,
+                  goal_state=instance.goal_state, static=scored.verdicts)
+    return scored, record
+
+
+def lost_record(job: ReplayJob, cause: str) -> dict[str, Any]:
+    """The record of a job whose process died under it twice (a Ray actor): an error."""
+    _, record = _scored(job.instance, job.prediction)
+    return ReplayRecord(**record, outcome="error", error=cause).model_dump(mode="json")
+
+
 def _make_worker(backend_options: dict[str, Any] | None = None) -> ReplayWorker:
     return ReplayWorker(backend_options)
 
@@ -115,16 +128,18 @@ def pair_predictions(instances: Iterable[Instance],
 
 
 def replay(jobs: list[ReplayJob], out: Path, workers: int = 1, progress: bool = True,
-           backend_options: dict[str, Any] | None = None) -> tuple[list[ReplayRecord], dict]:
+           backend_options: dict[str, Any] | None = None,
+           ray: RaySpec | None = None) -> tuple[list[ReplayRecord], dict]:
     """Replay every job not yet in `out/results.jsonl`; returns all records and the summary
-    (also written to `out/summary.json`)."""
+    (also written to `out/summary.json`). With `ray`, on Ray actors instead of `workers`
+    local processes."""
     import functools
     import json
 
     records = run_jobs(jobs, key=lambda job: job.prediction.id,
                        make_worker=functools.partial(_make_worker, backend_options),
                        out=out / "results.jsonl", workers=workers, desc="replay",
-                       progress=progress)
+                       progress=progress, ray=ray, lost=lost_record)
     models = [ReplayRecord.model_validate(r) for r in records]
     summary = summarize_replay(models)
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")

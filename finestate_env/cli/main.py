@@ -201,7 +201,8 @@ def _replay(args: argparse.Namespace) -> int:
         "predictions": str(Path(args.predictions).resolve())}, indent=2) + "\n")
     started = time.perf_counter()
     try:
-        records, summary = replay(jobs, out, workers=args.workers, progress=not args.quiet)
+        records, summary = replay(jobs, out, workers=args.workers or 1, progress=not args.quiet,
+                                  ray=_ray_spec(args))
     except KeyboardInterrupt:
         print(f"\ninterrupted: results so far are in {out / 'results.jsonl'}; "
               "run the same command again to continue", file=sys.stderr)
@@ -225,7 +226,8 @@ def _audit(args: argparse.Namespace) -> int:
     out = Path(args.out)
     try:
         records, summary = audit_file(instances.items, out, density=args.density,
-                                      workers=args.workers, progress=not args.quiet)
+                                      workers=args.workers or 1, progress=not args.quiet,
+                                      ray=_ray_spec(args))
     except KeyboardInterrupt:
         print(f"\ninterrupted: audits so far are in {out / 'audit.jsonl'}; "
               "run the same command again to continue", file=sys.stderr)
@@ -256,6 +258,42 @@ def _report(args: argparse.Namespace) -> int:
                          "first")
     print(f"wrote {write_report(folder)}")
     return 0
+
+
+def _add_ray_options(parser: argparse.ArgumentParser) -> None:
+    """`--ray [ADDRESS]` and what each actor asks of the cluster (replay.ray_jobs)."""
+    from finestate_env.replay.ray_jobs import ACTOR_CPUS, ACTOR_MEMORY_MIB, BATCH_SIZE
+
+    parser.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                        help="run on Ray actors, one per worker (--workers; default: as many "
+                             "as the cluster's CPUs hold): alone, a Ray instance started on "
+                             "this machine; with an address, an existing cluster (auto, "
+                             "HOST:PORT)")
+    parser.add_argument("--actor-cpus", type=float, default=ACTOR_CPUS,
+                        help=f"with --ray: CPUs each actor reserves (default {ACTOR_CPUS:g})")
+    parser.add_argument("--actor-memory", type=int, default=ACTOR_MEMORY_MIB, metavar="MIB",
+                        help="with --ray: memory each actor reserves, MiB (default "
+                             f"{ACTOR_MEMORY_MIB}: a browser's measured footprint)")
+    parser.add_argument("--batch-size", type=int, default=BATCH_SIZE,
+                        help=f"with --ray: items per batch sent to an actor (default "
+                             f"{BATCH_SIZE})")
+
+
+def _ray_spec(args: argparse.Namespace):
+    from finestate_env.replay.ray_jobs import ACTOR_CPUS, ACTOR_MEMORY_MIB, BATCH_SIZE, RaySpec
+
+    if args.workers is not None and args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {args.workers}")
+    if args.ray is None:
+        given = [flag for flag, value, default in (
+            ("--actor-cpus", args.actor_cpus, ACTOR_CPUS),
+            ("--actor-memory", args.actor_memory, ACTOR_MEMORY_MIB),
+            ("--batch-size", args.batch_size, BATCH_SIZE)) if value != default]
+        if given:
+            raise ValueError(f"{', '.join(given)}: for Ray actors, given without --ray")
+        return None
+    return RaySpec(address=args.ray, actors=args.workers, cpus_per_actor=args.actor_cpus,
+                   memory_mib_per_actor=args.actor_memory, batch_size=args.batch_size)
 
 
 def _say_skipped(path: str, skipped: list[str]) -> None:
@@ -603,8 +641,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--out", required=True,
                         help="folder for results.jsonl and summary.json; an existing one is "
                              "continued where it stopped")
-    replay.add_argument("--workers", type=int, default=1,
-                        help="processes, each with its own browser")
+    replay.add_argument("--workers", type=int, default=None,
+                        help="processes, each with its own browser (default 1); with --ray, "
+                             "Ray actors")
+    _add_ray_options(replay)
     replay.add_argument("--report", action="store_true", help="also write report.html")
     replay.add_argument("--skip-invalid", action="store_true",
                         help="skip malformed lines (counted) instead of stopping")
@@ -619,7 +659,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "unsound boxes; an existing one is continued")
     audit.add_argument("--density", type=int, default=5,
                        help="probes per side inside the goal box (3x that over core)")
-    audit.add_argument("--workers", type=int, default=1)
+    audit.add_argument("--workers", type=int, default=None,
+                       help="processes, each with its own browser (default 1); with --ray, "
+                            "Ray actors")
+    _add_ray_options(audit)
     audit.add_argument("--skip-invalid", action="store_true")
     audit.add_argument("--quiet", action="store_true", help="no progress bar")
     audit.set_defaults(handler=_audit)

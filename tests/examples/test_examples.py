@@ -12,10 +12,10 @@ from pathlib import Path
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def _run(script: str) -> tuple[dict, float]:
+def _run(script: str, *more: str, env: dict | None = None) -> tuple[dict, float]:
     started = time.monotonic()
-    result = subprocess.run([sys.executable, str(EXAMPLES / script), "--smoke"],
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run([sys.executable, str(EXAMPLES / script), "--smoke", *more],
+                            capture_output=True, text=True, timeout=300, env=env)
     elapsed = time.monotonic() - started
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
     summary = json.loads(result.stdout.strip().splitlines()[-1])
@@ -35,6 +35,22 @@ def test_rllib_ppo_with_remote_env_runners():
     assert summary["env_steps"] >= 128  # 2 iterations of 64 steps, 2 runners x 2 envs
     assert summary["episodes"] == summary["env_steps"]  # every step ends its episode
     assert 0.0 <= summary["episode_return_mean"] <= 1.0  # exact 0/1 rewards, one per episode
+    assert elapsed < 180
+
+
+def test_rllib_ppo_env_runners_across_two_nodes():
+    """The same example on a cluster of two nodes with one CPU each: runners of one CPU
+    each must run on both nodes, each making its envs there."""
+    from two_node_cluster import RAY_ENV, two_node_cluster
+
+    with two_node_cluster() as cluster:
+        summary, elapsed = _run("rllib_ppo.py", "--address", cluster.address,
+                                "--cpus-per-runner", "1",
+                                env=RAY_ENV)
+    assert summary["runner_nodes"] == 2
+    assert summary["env_steps"] >= 128
+    assert summary["episodes"] == summary["env_steps"]
+    assert 0.0 <= summary["episode_return_mean"] <= 1.0
     assert elapsed < 180
 
 
