@@ -17,7 +17,7 @@ import zipfile
 import gymnasium as gym
 import numpy as np
 import pytest
-from adb_standin import Device, kill_server, start_server
+from adb_standin import Device
 from fake_adb_device import SCREEN, STATUS_BAR
 
 from finestate_env.agents.scripted import OracleAgent
@@ -46,20 +46,6 @@ def apk(tmp_path_factory):
         made.writestr("AndroidManifest.xml", b"\x03\x00\x08\x00stand-in manifest")
         made.writestr("classes.dex", b"dex\n035\x00")
     return path
-
-
-@pytest.fixture(scope="module")
-def adb_server():
-    port = start_server()
-    yield port
-    kill_server(port)
-
-
-@pytest.fixture(scope="module")
-def device(adb_server):
-    device = Device(adb_server)
-    yield device
-    device.stop()
 
 
 def shell(device: Device, command: str) -> str:

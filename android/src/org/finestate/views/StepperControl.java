@@ -13,9 +13,8 @@ import org.json.JSONArray;
 import org.json.JSONObject;
 
 /** stepper: per field a native "-" Button, the value, a "+" Button; a tap moves one step. */
-final class StepperControl extends Control {
+final class StepperControl extends GridControl {
     private final ArrayList<View> rows = new ArrayList<View>();
-    private Grid grid;
     private int k;
     private Button minus;
     private Button plus;
@@ -83,11 +82,6 @@ final class StepperControl extends Control {
     @Override
     Object state() {
         return grid.value(k);
-    }
-
-    @Override
-    boolean same(Object a, Object b) {
-        return a != null && b != null && grid.index(a) == grid.index(b);
     }
 
     @Override
