@@ -12,7 +12,10 @@ import android.widget.TextView;
 import org.json.JSONArray;
 import org.json.JSONObject;
 
-/** stepper: per field a native "-" Button, the value, a "+" Button; a tap moves one step. */
+/**
+ * stepper: per field a native "-" Button, the value, a "+" Button; a tap moves one step. The goal
+ * box is the button toward the goal, however many steps away it is (episodes of several gestures).
+ */
 final class StepperControl extends GridControl {
     private final ArrayList<View> rows = new ArrayList<View>();
     private int k;
@@ -92,5 +95,11 @@ final class StepperControl extends GridControl {
         out.put("core", Ui.union(down, up));
         out.put("goal", grid.index(goal) > k ? up : down);
         out.put("now", Ui.box(value));
+    }
+
+    /** A tap per step: the goal box is always the button toward the goal. */
+    @Override
+    Integer reach(Object goal) {
+        return Math.abs(grid.index(goal) - k);
     }
 }
