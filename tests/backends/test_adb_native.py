@@ -247,6 +247,12 @@ def test_reports_are_parsed_as_am_prints_them():
     with pytest.raises(AdbBackendError, match=r"lacks \['boxes', 'error'\]"):
         parse_report('Broadcast completed: result=-1, '
                      'data="{"seq":1,"ready":true,"component":"x","state":1}"')
+    reported = ('Broadcast completed: result=-1, data="{"seq":1,"ready":true,"component":"x",'
+                '"state":1,"boxes":null,"error":null,"reach":%s}"')
+    assert parse_report(reported % "3")["reach"] == 3
+    assert parse_report(reported % "null")["reach"] is None
+    with pytest.raises(AdbBackendError, match=r"reach 1.5, expected a whole number"):
+        parse_report(reported % "1.5")
 
 
 def test_the_app_not_in_front_is_a_clear_error(adb_server, apk):
@@ -401,12 +407,56 @@ def test_episodes_of_several_gestures_measure_the_screen_again(device, apk):
         env.close()
 
 
-def test_a_goal_several_gestures_away_is_a_clear_error(device, apk):
+FAR_TYPES = ("stepper", "date_picker", "list_box", "tree_view")
+
+
+@pytest.mark.parametrize("type_name", FAR_TYPES)
+def test_the_oracle_reaches_far_goals_in_exactly_its_planned_gestures(device, apk, type_name):
+    """max_actions=5: three goals several gestures away (and the near ones drawn before them),
+    reached by the oracle on the boxes the app measures after each gesture, in exactly
+    info["oracle_actions"] gestures; no point is exact by the boxes until the last gesture
+    (the report's reach)."""
+    env = gym.make("FineState-Mobile-v0", backend="adb", scene="control", max_actions=5,
+                   component=type_name, backend_options=native(device, apk)).unwrapped
+    plans = []
+    try:
+        # Seeds until three far goals (a fifth of trees have chains of collapsed folders).
+        for seed in range(40):
+            if sum(p > 1 for p in plans) == 3:
+                break
+            obs, info = env.reset(seed=seed)
+            planned, agent, infos, done = info["oracle_actions"], OracleAgent(), [], False
+            plans.append(planned)
+            while not done:
+                obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+                infos.append(info)
+                done = terminated or truncated
+            assert len(infos) == planned, (seed, planned, [i["state"] for i in infos])
+            assert infos[-1]["success"] is True and infos[-1]["action_error"] is None
+            assert [i["crosscheck"] for i in infos] == ["agree"] * planned
+            assert [i["static"]["es_sr_int"] for i in infos] == [False] * (planned - 1) + [True]
+    finally:
+        env.close()
+    assert sum(p > 1 for p in plans) == 3, plans
+
+
+def test_far_goals_from_an_app_without_reach_are_a_clear_error(adb_server, apk):
+    device = Device(adb_server, "--no-reach")
     env = gym.make("FineState-Mobile-v0", backend="adb", scene="control", max_actions=5,
                    component="stepper", backend_options=native(device, apk)).unwrapped
     try:
         with pytest.raises(ValueError, match=r"goal \d+ gestures away .*reports no reach"):
             for seed in range(20):  # far goals draw 1..5 steps: some seed draws more than 1
                 env.reset(seed=seed)
+        # Goals one gesture away still work with it.
+        near = gym.make("FineState-Mobile-v0", backend="adb", scene="control",
+                        component="stepper", backend_options=native(device, apk)).unwrapped
+        try:
+            obs, info = near.reset(seed=3)
+            _, reward, terminated, _, info = near.step(OracleAgent().act(obs, info))
+            assert (reward, terminated, info["crosscheck"]) == (1.0, True, "agree")
+        finally:
+            near.close()
     finally:
         env.close()
+        device.stop()
