@@ -208,12 +208,12 @@ def _inside(box, outer) -> bool:
 
 def test_far_goals_are_reached_a_tap_at_a_time_as_the_reach_counts(state_check):
     """Far goals (episodes of several gestures) in the app's own geometry, over the fakes: for 15
-    phone instances of each of the four types (40 trees) with a goal up to 5 gestures away (far_goal), the
-    app's reach is first the oracle's plan (oracle_actions) and falls by exactly one at each tap
-    on the centre of the goal box the app measures, to 0 with the goal's state. While the goal is
-    more than a tap away, a date picker's and a list's goal box is the arrow toward it, outside
-    `core`; the last tap's lies in `core`. (A list whose goal is a tap away is a native ListView,
-    left out: its touch handling is Android's.)"""
+    phone instances of each of the four types (40 trees) with a goal up to 5 gestures away
+    (far_goal), the app's reach is first the oracle's plan (oracle_actions) and falls by exactly
+    one at each tap on the centre of the goal box the app measures, to 0 with the goal's state.
+    While the goal is more than a tap away, a date picker's and a list's goal box is the arrow
+    toward it, outside `core`; the last tap's lies in `core`. (A list whose goal is a tap away
+    is a native ListView, left out: its touch handling is Android's.)"""
     lines, cases = [], []
     for name in FAR_TYPES:
         kind = COMPONENTS[name]

@@ -84,10 +84,7 @@ final class DatePickerControl extends Control {
                 Ui.add(card, week, LinearLayout.LayoutParams.WRAP_CONTENT, LinearLayout.LayoutParams.WRAP_CONTENT);
             }
             final int at = slot;
-            TextView view = ui.label("");
-            view.setGravity(Ui.CENTER);
-            view.setSoundEffectsEnabled(false);
-            view.setOnClickListener(new View.OnClickListener() {
+            slots[slot] = ui.tapLabel("", new View.OnClickListener() {
                 @Override
                 public void onClick(View v) {
                     int d = at - offset + 1;
@@ -98,18 +95,14 @@ final class DatePickerControl extends Control {
                     show();
                 }
             });
-            Ui.add(week, view, cell, cell);
-            slots[slot] = view;
+            Ui.add(week, slots[slot], cell, cell);
         }
         show();
         return card;
     }
 
     private TextView arrow(String glyph, final int delta) {
-        TextView view = ui.label(glyph);
-        view.setGravity(Ui.CENTER);
-        view.setSoundEffectsEnabled(false);
-        view.setOnClickListener(new View.OnClickListener() {
+        return ui.tapLabel(glyph, new View.OnClickListener() {
             @Override
             public void onClick(View v) {
                 int index = shownYear * 12 + shownMonth - 1 + delta;
@@ -118,7 +111,6 @@ final class DatePickerControl extends Control {
                 show();
             }
         });
-        return view;
     }
 
     /** Paints the shown month and the field. */

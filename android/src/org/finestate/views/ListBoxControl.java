@@ -111,10 +111,7 @@ final class ListBoxControl extends Control {
     }
 
     private TextView arrow(String glyph, final int delta) {
-        TextView view = ui.label(glyph);
-        view.setGravity(Ui.CENTER);
-        view.setSoundEffectsEnabled(false);
-        view.setOnClickListener(new View.OnClickListener() {
+        return ui.tapLabel(glyph, new View.OnClickListener() {
             @Override
             public void onClick(View v) {
                 int page = shownPage + delta;
@@ -124,7 +121,6 @@ final class ListBoxControl extends Control {
                 }
             }
         });
-        return view;
     }
 
     private int pages() {
