@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import time
 import zipfile
 
@@ -316,6 +317,22 @@ def test_the_device_test_command_runs_the_oracle_per_type(device, apk, tmp_path,
     assert "agree 4, false accept 0, false reject 0" in printed
 
 
+def test_the_device_test_command_runs_far_goals(device, apk, capsys):
+    from finestate_env.cli.android_device_test import main
+
+    code = main(["--serial", device.serial, "--adb-port", str(device.server_port),
+                 "--apk", str(apk), "--episodes-per-type", "3", "--types", "stepper,date_picker",
+                 "--max-actions", "5"])
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    assert "max 5 gestures" in printed
+    for name in ("stepper", "date_picker"):
+        line = next(x for x in printed.splitlines() if x.strip().startswith(f"{name}: "))
+        taken = re.findall(r"(\d+)/(\d+)", line)
+        assert "3 of 3 episodes reached" in line and len(taken) == 3, line
+        assert all(a == b for a, b in taken) and any(int(a) > 1 for a, _ in taken), line
+
+
 def test_the_device_test_command_names_a_device_it_cannot_reach(adb_server, capsys):
     from finestate_env.cli.android_device_test import main
 
@@ -327,8 +344,6 @@ def test_the_device_test_command_names_a_device_it_cannot_reach(adb_server, caps
 
 def test_the_stand_in_prints_what_aosp_prints(env, device):
     """The formats the backend parses, as the stand-in gives them (AOSP's, cited there)."""
-    import re
-
     env.reset(seed=9, options={"component": "checkbox"})
     payload = base64.b64encode(env.instance.live.model_dump_json().encode()).decode()
     started = shell(device, f"am start -W -n org.finestate.views/.MainActivity -a "
