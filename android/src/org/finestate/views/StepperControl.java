@@ -93,7 +93,10 @@ final class StepperControl extends GridControl {
         int[] down = Ui.box(minus);
         int[] up = Ui.box(plus);
         out.put("core", Ui.union(down, up));
-        out.put("goal", grid.index(goal) > k ? up : down);
+        // At the goal (the target configuration) no button moves toward it: the value display,
+        // where a tap changes nothing, as on the web and Qt.
+        int toward = grid.index(goal) - k;
+        out.put("goal", toward > 0 ? up : toward < 0 ? down : Ui.box(value));
         out.put("now", Ui.box(value));
     }
 
