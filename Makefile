@@ -26,6 +26,8 @@ TORCH ?= 2.13.0
 # The noisy oracle: a few pixels of Gaussian noise on both points, enough episodes for the
 # box proxy and the control to disagree (deterministic from the seed).
 NOISY_EPISODES ?= 200
+# Gestures per episode of `make android-device-test` (above 1: far goals too).
+MAX_ACTIONS ?= 1
 
 .PHONY: run test bench soak lint install system clean android android-device-test
 
@@ -81,7 +83,8 @@ android: system
 SERIAL ?=
 android-device-test: install android
 	@if [ -z "$(SERIAL)" ]; then echo "make android-device-test: give SERIAL=... (adb devices)" >&2; exit 2; fi
-	$(PY) -m finestate_env.cli.android_device_test --serial $(SERIAL) --apk build/android/finestate-views.apk
+	$(PY) -m finestate_env.cli.android_device_test --serial $(SERIAL) --apk build/android/finestate-views.apk \
+		--max-actions $(MAX_ACTIONS)
 
 # Memory over long runs: PSS at the end within 50 MiB of PSS after 500 episodes, no failed
 # episode, no process left (each run exits 1 otherwise). About 20 min for the web.

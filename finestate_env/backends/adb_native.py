@@ -84,6 +84,10 @@ def parse_report(output: str) -> dict[str, Any]:
     missing = {"seq", "ready", "component", "state", "boxes", "error"} - set(report)
     if missing:
         raise AdbBackendError(f"{PACKAGE}'s report lacks {sorted(missing)}: {text[:200]!r}")
+    reach = report.get("reach")
+    if reach is not None and (type(reach) is not int or reach < 0):
+        raise AdbBackendError(f"{PACKAGE}'s report has reach {reach!r}, expected a whole "
+                              f"number of gestures >= 0 or null: {text[:200]!r}")
     return report
 
 
@@ -181,12 +185,6 @@ class NativeViewsBackend(Backend):
         route = components.COMPONENTS[spec.component].oracle_actions(
             spec.params, spec.current_state, spec.goal_state) \
             if spec.component in components.COMPONENTS else 1
-        if route > 1:
-            # Mid-route, the screen's distance to the goal (Measured.reach) is what the
-            # web page measures; the app's report has no such field.
-            raise ValueError(f"native views cannot show a goal {route} gestures away "
-                             f"({spec.component!r}): the app reports no reach; make the env "
-                             "with max_actions=1, or on the web or mobile backend")
         self.start()
         self._seq += 1
         payload = base64.b64encode(spec.model_dump_json().encode("utf-8")).decode("ascii")
@@ -205,6 +203,14 @@ class NativeViewsBackend(Backend):
         if report["component"] != spec.component:
             raise AdbBackendError(f"{PACKAGE} shows {report['component']!r}, "
                                   f"not {spec.component!r}")
+        if route > 1 and report.get("reach") is None:
+            # Mid-route, the screen's distance to the goal (Measured.reach) comes from the app;
+            # judged by the state alone, a miss on the way would count as exact.
+            raise ValueError(f"native views cannot show a goal {route} gestures away "
+                             f"({spec.component!r}): the app on device {self.serial!r} reports "
+                             "no reach (a build from before its report carried it): rebuild it "
+                             "with `make android` and install it with backend_options "
+                             "{'install': 'always'}, or make the env with max_actions=1")
         self._goal = spec.goal_state
         return report
 
@@ -283,8 +289,8 @@ class NativeViewsBackend(Backend):
             raise self._lost(exc) from exc
 
     def measure(self, goal: Any) -> Measured:
-        # The app measures its boxes from the views at every report, for the rendered goal.
-        # Every goal it shows is one gesture away (_show), so reach is left to the state.
+        # The app measures its boxes and the goal's reach from the views at every report,
+        # for the rendered goal (reach null for a type whose every goal is one gesture away).
         if goal != self._goal:
             raise ValueError(f"the app measures for the goal it was rendered with "
                              f"({self._goal!r}), not {goal!r}")
@@ -293,7 +299,7 @@ class NativeViewsBackend(Backend):
             report = self._report(settle=False)
         except AdbBackendError as exc:
             raise self._lost(exc) from exc
-        return Measured(boxes=Boxes(**report["boxes"]["current"]), reach=None)
+        return Measured(boxes=Boxes(**report["boxes"]["current"]), reach=report.get("reach"))
 
     def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
               p1_points: Sequence[tuple[float, float]]) -> list[Any]:

@@ -1,7 +1,8 @@
 """The oracle on every type through the app's native views on a real device or emulator.
 
 usage: python -m finestate_env.cli.android_device_test --serial S [--apk PATH]
-           [--episodes-per-type K] [--adb-port P] [--types a,b] [--out FILE]
+           [--episodes-per-type K] [--max-actions N] [--adb-port P] [--types a,b]
+           [--out FILE]
 
 For a user with a device (`make android-device-test SERIAL=...`): installs the
 app when the device lacks it, then runs K oracle episodes per type through
@@ -11,6 +12,10 @@ reports), with the cross-check. The oracle aims at the centre of each goal box,
 so a type whose live ES-SR@Int is below 1 is a native control whose boxes or
 state do not match what touch does on that device. A type whose episodes fail
 to run (device lost, app error) is named with its error; the others still run.
+With `--max-actions N` (N > 1) the episodes are of up to N gestures, with far goals
+for stepper, date_picker, list_box and tree_view: the table is the first gesture's,
+and an episode counts as reached only when the oracle reached the goal in exactly
+the gestures it planned (`oracle_actions`), which the app's reach and boxes decide.
 Exit status 0 only when every episode ran and reached its goal.
 """
 
@@ -39,6 +44,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--apk", help="the app's APK (default: build/android/finestate-views.apk "
                                       "beside the repository, or $FINESTATE_VIEWS_APK)")
     parser.add_argument("--episodes-per-type", type=int, default=5, metavar="K")
+    parser.add_argument("--max-actions", type=int, default=1, metavar="N",
+                        help="gestures per episode (far goals when above 1)")
     parser.add_argument("--types", help="comma-separated types (default: all 23)")
     parser.add_argument("--viewport", help="the screen, WxH (default: read from `wm size`)")
     parser.add_argument("--adb-host", default="127.0.0.1")
@@ -49,6 +56,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.episodes_per_type < 1:
         parser.error(f"--episodes-per-type must be at least 1, got {args.episodes_per_type}")
+    if args.max_actions < 1:
+        parser.error(f"--max-actions must be at least 1, got {args.max_actions}")
     if args.types:
         unknown = [t for t in args.types.split(",") if t not in components.COMPONENTS]
         if unknown:
@@ -87,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     for name in types:
         env = gym.make("FineState-Mobile-v0", component=name, scene="control",
-                       viewport=viewport, backend="adb", backend_options=dict(options))
+                       viewport=viewport, backend="adb", backend_options=dict(options),
+                       max_actions=args.max_actions)
         try:  # each result is kept as it comes: a type that fails half-way loses none
             run_episodes(env, OracleAgent(), args.episodes_per_type, seed=args.seed,
                          on_result=lambda result, *_: results.append(result))
@@ -99,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - started
     summary = summarize(results)
     print(f"device {args.serial} · native views · oracle · {args.episodes_per_type} episodes "
-          f"per type · {len(results)} episodes in {elapsed:.1f} s")
+          f"per type · max {args.max_actions} gestures · {len(results)} episodes in "
+          f"{elapsed:.1f} s")
     if results:
         print(format_summary(summary))
     for name, error in errors.items():
@@ -108,7 +119,19 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.out).write_text(json.dumps({"summary": summary, "errors": errors},
                                              indent=2) + "\n")
         print(f"wrote {args.out}")
-    failed = sum(not r.success for r in results)
+    if args.max_actions > 1:
+        for name in types:
+            mine = [r for r in results if r.component == name]
+            if mine:
+                exact = sum(bool(r.episode_success) and r.gestures == r.oracle_gestures
+                            for r in mine)
+                print(f"  {name}: {exact} of {len(mine)} episodes reached in exactly the "
+                      f"oracle's planned gestures "
+                      f"({', '.join(f'{r.gestures}/{r.oracle_gestures}' for r in mine)})")
+        failed = sum(not (r.episode_success and r.gestures == r.oracle_gestures)
+                     for r in results)
+    else:
+        failed = sum(not r.success for r in results)
     return 0 if not errors and not failed and results else 1
 
 

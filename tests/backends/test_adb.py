@@ -13,25 +13,11 @@ import time
 import gymnasium as gym
 import numpy as np
 import pytest
-from adb_standin import Device, kill_server, start_server
+from adb_standin import Device
 from fake_adb_device import SCALE, SCREEN, STATUS_BAR
 
 from finestate_env.agents.scripted import OracleAgent
 from finestate_env.backends.adb import AdbBackend, AdbBackendError
-
-
-@pytest.fixture(scope="module")
-def adb_server():
-    port = start_server()
-    yield port
-    kill_server(port)
-
-
-@pytest.fixture(scope="module")
-def device(adb_server):
-    device = Device(adb_server)
-    yield device
-    device.stop()
 
 
 # The stand-in device's browser shows 360x760 CSS px (its status bar takes the rest), shorter

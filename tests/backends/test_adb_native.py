@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import time
 import zipfile
 
 import gymnasium as gym
 import numpy as np
 import pytest
-from adb_standin import Device, kill_server, start_server
+from adb_standin import Device
 from fake_adb_device import SCREEN, STATUS_BAR
 
 from finestate_env.agents.scripted import OracleAgent
@@ -46,20 +47,6 @@ def apk(tmp_path_factory):
         made.writestr("AndroidManifest.xml", b"\x03\x00\x08\x00stand-in manifest")
         made.writestr("classes.dex", b"dex\n035\x00")
     return path
-
-
-@pytest.fixture(scope="module")
-def adb_server():
-    port = start_server()
-    yield port
-    kill_server(port)
-
-
-@pytest.fixture(scope="module")
-def device(adb_server):
-    device = Device(adb_server)
-    yield device
-    device.stop()
 
 
 def shell(device: Device, command: str) -> str:
@@ -261,6 +248,12 @@ def test_reports_are_parsed_as_am_prints_them():
     with pytest.raises(AdbBackendError, match=r"lacks \['boxes', 'error'\]"):
         parse_report('Broadcast completed: result=-1, '
                      'data="{"seq":1,"ready":true,"component":"x","state":1}"')
+    reported = ('Broadcast completed: result=-1, data="{"seq":1,"ready":true,"component":"x",'
+                '"state":1,"boxes":null,"error":null,"reach":%s}"')
+    assert parse_report(reported % "3")["reach"] == 3
+    assert parse_report(reported % "null")["reach"] is None
+    with pytest.raises(AdbBackendError, match=r"reach 1.5, expected a whole number"):
+        parse_report(reported % "1.5")
 
 
 def test_the_app_not_in_front_is_a_clear_error(adb_server, apk):
@@ -324,6 +317,22 @@ def test_the_device_test_command_runs_the_oracle_per_type(device, apk, tmp_path,
     assert "agree 4, false accept 0, false reject 0" in printed
 
 
+def test_the_device_test_command_runs_far_goals(device, apk, capsys):
+    from finestate_env.cli.android_device_test import main
+
+    code = main(["--serial", device.serial, "--adb-port", str(device.server_port),
+                 "--apk", str(apk), "--episodes-per-type", "3", "--types", "stepper,date_picker",
+                 "--max-actions", "5"])
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    assert "max 5 gestures" in printed
+    for name in ("stepper", "date_picker"):
+        line = next(x for x in printed.splitlines() if x.strip().startswith(f"{name}: "))
+        taken = re.findall(r"(\d+)/(\d+)", line)
+        assert "3 of 3 episodes reached" in line and len(taken) == 3, line
+        assert all(a == b for a, b in taken) and any(int(a) > 1 for a, _ in taken), line
+
+
 def test_the_device_test_command_names_a_device_it_cannot_reach(adb_server, capsys):
     from finestate_env.cli.android_device_test import main
 
@@ -335,8 +344,6 @@ def test_the_device_test_command_names_a_device_it_cannot_reach(adb_server, caps
 
 def test_the_stand_in_prints_what_aosp_prints(env, device):
     """The formats the backend parses, as the stand-in gives them (AOSP's, cited there)."""
-    import re
-
     env.reset(seed=9, options={"component": "checkbox"})
     payload = base64.b64encode(env.instance.live.model_dump_json().encode()).decode()
     started = shell(device, f"am start -W -n org.finestate.views/.MainActivity -a "
@@ -415,12 +422,56 @@ def test_episodes_of_several_gestures_measure_the_screen_again(device, apk):
         env.close()
 
 
-def test_a_goal_several_gestures_away_is_a_clear_error(device, apk):
+FAR_TYPES = ("stepper", "date_picker", "list_box", "tree_view")
+
+
+@pytest.mark.parametrize("type_name", FAR_TYPES)
+def test_the_oracle_reaches_far_goals_in_exactly_its_planned_gestures(device, apk, type_name):
+    """max_actions=5: three goals several gestures away (and the near ones drawn before them),
+    reached by the oracle on the boxes the app measures after each gesture, in exactly
+    info["oracle_actions"] gestures; no point is exact by the boxes until the last gesture
+    (the report's reach)."""
+    env = gym.make("FineState-Mobile-v0", backend="adb", scene="control", max_actions=5,
+                   component=type_name, backend_options=native(device, apk)).unwrapped
+    plans = []
+    try:
+        # Seeds until three far goals (a fifth of trees have chains of collapsed folders).
+        for seed in range(40):
+            if sum(p > 1 for p in plans) == 3:
+                break
+            obs, info = env.reset(seed=seed)
+            planned, agent, infos, done = info["oracle_actions"], OracleAgent(), [], False
+            plans.append(planned)
+            while not done:
+                obs, _, terminated, truncated, info = env.step(agent.act(obs, info))
+                infos.append(info)
+                done = terminated or truncated
+            assert len(infos) == planned, (seed, planned, [i["state"] for i in infos])
+            assert infos[-1]["success"] is True and infos[-1]["action_error"] is None
+            assert [i["crosscheck"] for i in infos] == ["agree"] * planned
+            assert [i["static"]["es_sr_int"] for i in infos] == [False] * (planned - 1) + [True]
+    finally:
+        env.close()
+    assert sum(p > 1 for p in plans) == 3, plans
+
+
+def test_far_goals_from_an_app_without_reach_are_a_clear_error(adb_server, apk):
+    device = Device(adb_server, "--no-reach")
     env = gym.make("FineState-Mobile-v0", backend="adb", scene="control", max_actions=5,
                    component="stepper", backend_options=native(device, apk)).unwrapped
     try:
         with pytest.raises(ValueError, match=r"goal \d+ gestures away .*reports no reach"):
             for seed in range(20):  # far goals draw 1..5 steps: some seed draws more than 1
                 env.reset(seed=seed)
+        # Goals one gesture away still work with it.
+        near = gym.make("FineState-Mobile-v0", backend="adb", scene="control",
+                        component="stepper", backend_options=native(device, apk)).unwrapped
+        try:
+            obs, info = near.reset(seed=3)
+            _, reward, terminated, _, info = near.step(OracleAgent().act(obs, info))
+            assert (reward, terminated, info["crosscheck"]) == (1.0, True, "agree")
+        finally:
+            near.close()
     finally:
         env.close()
+        device.stop()

@@ -23,14 +23,16 @@ keyevent` (HOME sends the app to the back), `uiautomator dump` and `cat`.
 Each prints what AOSP prints (cited where it is made). Its "app" is NOT the
 app: it renders the instance with the project's own HTML controls in a second
 Chromium page under the status bar and reports their state and boxes in
-screen pixels, in the app's reply protocol. It proves the host side (install,
+screen pixels, and the reach of a far goal (its page's `FineState.measure`), in the
+app's reply protocol. It proves the host side (install,
 render, report parsing, input, capture, errors), not the app's native Views.
 
 usage: python fake_adb_device.py PORT [--no-browser | --frozen-browser | --app-covered |
-                                      --app-late=SECONDS]
+                                      --app-late=SECONDS | --no-reach]
 (--no-browser: no browser package; --frozen-browser: it is there but never opens a page;
 --app-covered: a system dialog stays in front of the app; --app-late: the app takes each
-render's intent SECONDS after `am start` returned)
+render's intent SECONDS after `am start` returned; --no-reach: its report lacks
+"reach", as an app built before the report carried it)
 It prints "ready" once it listens.
 """
 
@@ -113,8 +115,10 @@ class Stream:
 
 class FakeDevice:
     def __init__(self, browser_installed: bool = True, browser_opens: bool = True,
-                 app_covered: bool = False, app_late: float = 0.0) -> None:
+                 app_covered: bool = False, app_late: float = 0.0,
+                 app_reaches: bool = True) -> None:
         self.app_covered = app_covered
+        self.app_reaches = app_reaches  # --no-reach: the report has no "reach" field
         self.app_late = app_late
         self.browser_installed = browser_installed
         self.browser_opens = browser_opens
@@ -420,14 +424,18 @@ class FakeDevice:
             return (head + "Broadcast completed: result=0\n").encode()
         report = {key: self.app[key] for key in ("seq", "ready", "component", "boxes", "error")}
         report["state"] = None
+        report["reach"] = None
         if report["ready"] and report["error"] is None:
-            # As the app: state and current boxes read from the control now, the target's
-            # as measured at the render.
+            # As the app: state, current boxes and reach read from the control now, the
+            # target's boxes as measured at the render.
             now = await self.app_page.evaluate(
                 f"goal => ({SETTLE}).then(() => ({{state: FineState.state(), "
-                "current: FineState.boxes(goal)}))", self.app["goal"])
+                "...FineState.measure(goal)}))", self.app["goal"])
             report["state"] = now["state"]
-            report["boxes"] = {**report["boxes"], "current": now["current"]}
+            report["boxes"] = {**report["boxes"], "current": now["boxes"]}
+            report["reach"] = now["reach"]
+        if not self.app_reaches:
+            del report["reach"]  # an app built before the report carried it
         data = json.dumps(report, separators=(",", ":"))
         return (head + f'Broadcast completed: result=-1, data="{data}"\n').encode()
 
@@ -508,8 +516,8 @@ class FakeDevice:
 
 
 async def main(port: int, browser_installed: bool, browser_opens: bool,
-               app_covered: bool, app_late: float) -> None:
-    device = FakeDevice(browser_installed, browser_opens, app_covered, app_late)
+               app_covered: bool, app_late: float, app_reaches: bool) -> None:
+    device = FakeDevice(browser_installed, browser_opens, app_covered, app_late, app_reaches)
     async with async_playwright() as playwright:
         from finestate_env.backends.chromium import LAUNCH_ARGS, find_chromium
 
@@ -538,4 +546,4 @@ if __name__ == "__main__":
     late = [float(a.split("=", 1)[1]) for a in sys.argv[2:] if a.startswith("--app-late=")]
     asyncio.run(main(int(sys.argv[1]), "--no-browser" not in sys.argv[2:],
                      "--frozen-browser" not in sys.argv[2:], "--app-covered" in sys.argv[2:],
-                     late[0] if late else 0.0))
+                     late[0] if late else 0.0, "--no-reach" not in sys.argv[2:]))

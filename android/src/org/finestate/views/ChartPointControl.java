@@ -9,8 +9,7 @@ import org.json.JSONArray;
 import org.json.JSONObject;
 
 /** chart_point: a ChartView (custom); the target point is dragged to the goal value (probed). */
-final class ChartPointControl extends Control {
-    private Grid grid;
+final class ChartPointControl extends GridControl {
     private ChartView chart;
 
     ChartPointControl(Ui ui, JSONObject params) {
@@ -42,11 +41,6 @@ final class ChartPointControl extends Control {
     @Override
     Object state() {
         return grid.value(chart.ks[chart.target]);
-    }
-
-    @Override
-    boolean same(Object a, Object b) {
-        return a != null && b != null && grid.index(a) == grid.index(b);
     }
 
     @Override

@@ -52,6 +52,13 @@ abstract class Control {
         return Json.write(a).equals(Json.write(b));
     }
 
+    /** Gestures the shortest route from what is shown to `goal` still takes: 0 at the goal, 1
+     * when the goal box reaches it, more for a goal further away (episodes of several gestures);
+     * null for a type whose every goal is one gesture away. */
+    Integer reach(Object goal) {
+        return null;
+    }
+
     final Map<String, int[]> boxes(Object goal, Control probe) {
         Map<String, int[]> out = new LinkedHashMap<String, int[]>();
         measure(goal, probe, out);

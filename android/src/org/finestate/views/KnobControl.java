@@ -10,8 +10,7 @@ import org.json.JSONObject;
 
 /** knob: a KnobView (custom) with its value shown beside; the goal box is the largest square in
  * the goal's wedge (checked pixel by pixel with the view's own angle rule), inside the dial. */
-final class KnobControl extends Control {
-    private Grid grid;
+final class KnobControl extends GridControl {
     private KnobView knob;
 
     KnobControl(Ui ui, JSONObject params) {
@@ -36,11 +35,6 @@ final class KnobControl extends Control {
     @Override
     Object state() {
         return grid.value(knob.k);
-    }
-
-    @Override
-    boolean same(Object a, Object b) {
-        return a != null && b != null && grid.index(a) == grid.index(b);
     }
 
     @Override

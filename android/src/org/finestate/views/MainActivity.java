@@ -103,8 +103,19 @@ public final class MainActivity extends Activity {
                 failure = "reading the state failed: " + e;
             }
         }
+        Object boxes = null;
+        Integer reach = null;
+        if (failure == null && ready) {
+            try {
+                boxes = render.boxes();
+                reach = render.reach();
+            } catch (RuntimeException e) {
+                failure = "measuring the boxes failed: " + e;
+            }
+        }
         out.put("state", state);
-        out.put("boxes", failure == null && ready ? render.boxes() : null);
+        out.put("boxes", boxes);
+        out.put("reach", reach);
         out.put("error", failure);
         return Json.write(out);
     }

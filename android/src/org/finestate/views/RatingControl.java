@@ -17,12 +17,11 @@ import org.json.JSONObject;
  * is probed with taps. Ten-star bars use the small style to fit a phone's width; each label
  * sits above its bar.
  */
-final class RatingControl extends Control {
+final class RatingControl extends GridControl {
     private static final int RATING_BAR_STYLE = 0x0101007c;  // android.R.attr.ratingBarStyle
     private static final int RATING_BAR_STYLE_SMALL = 0x0101007d;
     private final ArrayList<View> rows = new ArrayList<View>();
     private RatingBar bar;
-    private Grid grid;
 
     RatingControl(Ui ui, JSONObject params) {
         super(ui, params);
@@ -65,11 +64,6 @@ final class RatingControl extends Control {
     @Override
     Object state() {
         return grid.value(Math.round(bar.getRating() / grid.step.floatValue()));
-    }
-
-    @Override
-    boolean same(Object a, Object b) {
-        return a != null && b != null && grid.index(a) == grid.index(b);
     }
 
     @Override

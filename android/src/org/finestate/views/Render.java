@@ -97,8 +97,23 @@ final class Render {
         return live.state();
     }
 
+    /**
+     * The boxes once ready, else null: the current configuration's measured now, from the views
+     * as a gesture left them (episodes of several gestures; a drag type's band probed on its copy
+     * put in the state shown), the target's as measured at ready.
+     */
     Map<String, Object> boxes() {
-        return boxes;
+        if (boxes == null) return null;
+        if (probeCurrent != null) probeCurrent.apply(live.state());
+        Map<String, Object> out = new LinkedHashMap<String, Object>();
+        out.put("current", live.boxes(goal, probeCurrent));
+        out.put("target", boxes.get("target"));
+        return out;
+    }
+
+    /** Gestures the shortest route from what is shown to the goal still takes (Control.reach). */
+    Integer reach() {
+        return live.reach(goal);
     }
 
     private void step() {

@@ -1,6 +1,5 @@
 package org.finestate.views;
 
-import java.math.BigDecimal;
 import java.util.Map;
 
 import android.view.View;
@@ -9,7 +8,7 @@ import android.widget.LinearLayout;
 import org.json.JSONObject;
 
 /** resizable_pane: a PaneView (custom); the state is the pane's size, dragged (goal probed). */
-final class ResizablePaneControl extends Control {
+final class ResizablePaneControl extends IntDragControl {
     private PaneView view;
 
     ResizablePaneControl(Ui ui, JSONObject params) {
@@ -26,23 +25,13 @@ final class ResizablePaneControl extends Control {
     }
 
     @Override
-    Object state() {
-        return BigDecimal.valueOf(view.size);
+    int shown() {
+        return view.size;
     }
 
     @Override
-    boolean same(Object a, Object b) {
-        return a != null && b != null && ((Number) a).intValue() == ((Number) b).intValue();
-    }
-
-    @Override
-    boolean probed() {
-        return true;
-    }
-
-    @Override
-    void apply(Object state) {
-        view.size = ((Number) state).intValue();
+    void show(int value) {
+        view.size = value;
     }
 
     @Override

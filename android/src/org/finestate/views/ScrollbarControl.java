@@ -1,6 +1,5 @@
 package org.finestate.views;
 
-import java.math.BigDecimal;
 import java.util.Map;
 
 import android.view.View;
@@ -10,7 +9,7 @@ import org.json.JSONArray;
 import org.json.JSONObject;
 
 /** scrollbar: a ScrollRowsView (custom); the state is the first row shown (goal probed). */
-final class ScrollbarControl extends Control {
+final class ScrollbarControl extends IntDragControl {
     private ScrollRowsView list;
 
     ScrollbarControl(Ui ui, JSONObject params) {
@@ -38,23 +37,13 @@ final class ScrollbarControl extends Control {
     }
 
     @Override
-    Object state() {
-        return BigDecimal.valueOf(list.first);
+    int shown() {
+        return list.first;
     }
 
     @Override
-    boolean same(Object a, Object b) {
-        return a != null && b != null && ((Number) a).intValue() == ((Number) b).intValue();
-    }
-
-    @Override
-    boolean probed() {
-        return true;
-    }
-
-    @Override
-    void apply(Object state) {
-        list.first = ((Number) state).intValue();
+    void show(int value) {
+        list.first = value;
     }
 
     @Override

@@ -10,11 +10,10 @@ import android.widget.TextView;
 import org.json.JSONObject;
 
 /** slider: a native SeekBar over the grid indices 0..last; its travel is the sampled track. */
-class SliderControl extends Control {
+class SliderControl extends GridControl {
     // The SeekBar pads its track by the thumb's half width itself: the card adds little, so
     // that a phone's sampled track (the web's card chrome and thumb beside it) fits.
     static final int SEEK_CARD_PAD = 4;
-    Grid grid;
     SeekBar bar;
 
     SliderControl(Ui ui, JSONObject params) {
@@ -72,11 +71,6 @@ class SliderControl extends Control {
     @Override
     Object state() {
         return grid.value(bar.getProgress());
-    }
-
-    @Override
-    boolean same(Object a, Object b) {
-        return a != null && b != null && grid.index(a) == grid.index(b);
     }
 
     @Override

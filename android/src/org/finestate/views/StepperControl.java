@@ -12,10 +12,12 @@ import android.widget.TextView;
 import org.json.JSONArray;
 import org.json.JSONObject;
 
-/** stepper: per field a native "-" Button, the value, a "+" Button; a tap moves one step. */
-final class StepperControl extends Control {
+/**
+ * stepper: per field a native "-" Button, the value, a "+" Button; a tap moves one step. The goal
+ * box is the button toward the goal, however many steps away it is (episodes of several gestures).
+ */
+final class StepperControl extends GridControl {
     private final ArrayList<View> rows = new ArrayList<View>();
-    private Grid grid;
     private int k;
     private Button minus;
     private Button plus;
@@ -86,17 +88,21 @@ final class StepperControl extends Control {
     }
 
     @Override
-    boolean same(Object a, Object b) {
-        return a != null && b != null && grid.index(a) == grid.index(b);
-    }
-
-    @Override
     void measure(Object goal, Control probe, Map<String, int[]> out) {
         out.put("loc", Ui.box(rows.get(p.optInt("target"))));
         int[] down = Ui.box(minus);
         int[] up = Ui.box(plus);
         out.put("core", Ui.union(down, up));
-        out.put("goal", grid.index(goal) > k ? up : down);
+        // At the goal (the target configuration) no button moves toward it: the value display,
+        // where a tap changes nothing, as on the web and Qt.
+        int toward = grid.index(goal) - k;
+        out.put("goal", toward > 0 ? up : toward < 0 ? down : Ui.box(value));
         out.put("now", Ui.box(value));
+    }
+
+    /** A tap per step: the goal box is always the button toward the goal. */
+    @Override
+    Integer reach(Object goal) {
+        return Math.abs(grid.index(goal) - k);
     }
 }

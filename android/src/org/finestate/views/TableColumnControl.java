@@ -1,6 +1,5 @@
 package org.finestate.views;
 
-import java.math.BigDecimal;
 import java.util.Map;
 
 import android.view.View;
@@ -10,7 +9,7 @@ import org.json.JSONArray;
 import org.json.JSONObject;
 
 /** table_column: a ColumnsView (custom); the state is the target column's width (goal probed). */
-final class TableColumnControl extends Control {
+final class TableColumnControl extends IntDragControl {
     private ColumnsView table;
 
     TableColumnControl(Ui ui, JSONObject params) {
@@ -52,23 +51,13 @@ final class TableColumnControl extends Control {
     }
 
     @Override
-    Object state() {
-        return BigDecimal.valueOf(table.size);
+    int shown() {
+        return table.size;
     }
 
     @Override
-    boolean same(Object a, Object b) {
-        return a != null && b != null && ((Number) a).intValue() == ((Number) b).intValue();
-    }
-
-    @Override
-    boolean probed() {
-        return true;
-    }
-
-    @Override
-    void apply(Object state) {
-        table.size = ((Number) state).intValue();
+    void show(int value) {
+        table.size = value;
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.finestate.views;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -17,12 +18,16 @@ import org.json.JSONObject;
  * tree_view: folder and file rows (LinearLayouts, 2-4 levels: deeper than ExpandableListView's
  * two); a tap on a folder's twisty expands or collapses it. The state is the sorted list of the
  * expanded folders' ids (slash-joined paths).
+ *
+ * The route to the goal is a twisty tap per folder that differs from it, top-down (a goal inside
+ * collapsed folders, episodes of several gestures, takes several): the goal box is the twisty of
+ * the first visible folder that differs (the target's when none does), `now` its row.
  */
 final class TreeViewControl extends Control {
     private final TreeSet<String> expanded = new TreeSet<String>();
     private LinearLayout rows;
-    private View targetTwisty;
-    private View targetRow;
+    // The visible folders in the order shown: id -> {twisty, row}.
+    private final LinkedHashMap<String, View[]> folders = new LinkedHashMap<String, View[]>();
 
     TreeViewControl(Ui ui, JSONObject params) {
         super(ui, params);
@@ -41,13 +46,11 @@ final class TreeViewControl extends Control {
 
     private void fill() {
         rows.removeAllViews();
-        targetTwisty = null;
-        targetRow = null;
+        folders.clear();
         addRows(p.optJSONArray("tree"), "", 0);
     }
 
     private void addRows(JSONArray nodes, String prefix, int level) {
-        String target = p.optString("target");
         int height = ui.px(p.optInt("row_height", 40));
         for (int i = 0; nodes != null && i < nodes.length(); i++) {
             JSONObject node = nodes.optJSONObject(i);
@@ -72,10 +75,7 @@ final class TreeViewControl extends Control {
             if (id.equals(p.optString("selected"))) label.setBackgroundColor(ui.border);
             Ui.addWeighted(row, label, height);
             Ui.add(rows, row, LinearLayout.LayoutParams.MATCH_PARENT, height);
-            if (id.equals(target)) {
-                targetTwisty = twisty;
-                targetRow = row;
-            }
+            if (children != null) folders.put(id, new View[] {twisty, row});
             if (children != null && expanded.contains(id)) addRows(children, id + "/", level + 1);
         }
     }
@@ -87,13 +87,37 @@ final class TreeViewControl extends Control {
         return out;
     }
 
+    /** The folders whose expansion differs between what is shown and `goal`. */
+    @SuppressWarnings("unchecked")
+    private TreeSet<String> differing(Object goal) {
+        TreeSet<String> wanted = new TreeSet<String>((List<String>) goal);
+        TreeSet<String> out = new TreeSet<String>(expanded);
+        out.removeAll(wanted);
+        wanted.removeAll(expanded);
+        out.addAll(wanted);
+        return out;
+    }
+
     @Override
     void measure(Object goal, Control probe, Map<String, int[]> out) {
-        int[] twisty = Ui.box(targetTwisty);
-        int[] row = Ui.box(targetRow);
+        TreeSet<String> differ = differing(goal);
+        View[] next = folders.get(p.optString("target"));
+        for (Map.Entry<String, View[]> folder : folders.entrySet()) {
+            if (differ.contains(folder.getKey())) {
+                next = folder.getValue();
+                break;
+            }
+        }
+        int[] twisty = Ui.box(next[0]);
+        int[] row = Ui.box(next[1]);
         out.put("loc", Ui.box(card));
         out.put("core", twisty);
         out.put("goal", twisty);
         out.put("now", new int[] {twisty[0], row[1], row[2], row[3]});
+    }
+
+    @Override
+    Integer reach(Object goal) {
+        return differing(goal).size();
     }
 }

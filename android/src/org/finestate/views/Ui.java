@@ -61,6 +61,15 @@ final class Ui {
         return view;
     }
 
+    /** A centred glyph that acts on a tap (a month arrow, a "more" row), without a click sound. */
+    TextView tapLabel(String glyph, View.OnClickListener click) {
+        TextView view = label(glyph);
+        view.setGravity(CENTER);
+        view.setSoundEffectsEnabled(false);
+        view.setOnClickListener(click);
+        return view;
+    }
+
     LinearLayout column() {
         LinearLayout layout = new LinearLayout(context);
         layout.setOrientation(LinearLayout.VERTICAL);
