@@ -261,8 +261,8 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _add_ray_options(parser: argparse.ArgumentParser) -> None:
-    """`--ray [ADDRESS]` and what each actor asks of the cluster (replay.ray_jobs)."""
-    from finestate_env.replay.ray_jobs import ACTOR_CPUS, ACTOR_MEMORY_MIB, BATCH_SIZE
+    """`--ray [ADDRESS]` and what each actor asks of the cluster (runs.ray_jobs)."""
+    from finestate_env.runs.ray_jobs import ACTOR_CPUS, ACTOR_MEMORY_MIB, BATCH_SIZE
 
     parser.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                         help="run on Ray actors, one per worker (--workers; default: as many "
@@ -280,7 +280,7 @@ def _add_ray_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _ray_spec(args: argparse.Namespace):
-    from finestate_env.replay.ray_jobs import ACTOR_CPUS, ACTOR_MEMORY_MIB, BATCH_SIZE, RaySpec
+    from finestate_env.runs.ray_jobs import ACTOR_CPUS, ACTOR_MEMORY_MIB, BATCH_SIZE, RaySpec
 
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers must be at least 1, got {args.workers}")

@@ -12,10 +12,6 @@ restarted by Ray, up to MAX_RESTARTS times; the batch it was running is tried on
 more, on whichever actor is free, and if it dies again every item of it is written
 as an error record naming the cause. An exception raised by the worker itself is
 no such failure: it stops the run, as it does locally.
-
-This module sits beside `run_jobs` because replay and audit are its only users;
-the dataset and agent layers may not import the replay layer (pyproject's
-import-linter contract), so `generate` and `eval` need it moved a layer down first.
 """
 
 from __future__ import annotations
