@@ -410,9 +410,13 @@ def _image_size(value: str) -> tuple[int, int]:
 def _generate(args: argparse.Namespace) -> int:
     from finestate_env.datasets.generate import timed_generate
 
+    ray = _ray_spec(args)
+    if ray is None and args.workers not in (None, 1):
+        raise ValueError(f"--workers {args.workers}: generate runs in one browser here; "
+                         "more workers are Ray actors (--ray)")
     path, speed = timed_generate(args.out, platform=args.platform, n=args.n, seed=args.seed,
                                  component=args.component, family=args.family, fmt=args.format,
-                                 viewport=args.viewport, scene=args.scene)
+                                 viewport=args.viewport, scene=args.scene, ray=ray)
     out = Path(args.out)
     extra = f" and {path.name}" if path.name != "instances.jsonl" else ""
     print(f"wrote {args.n} {args.platform} instances to {out / 'instances.jsonl'}{extra} "
@@ -687,6 +691,10 @@ def build_parser() -> argparse.ArgumentParser:
                           help="also write the instances in this layout beside instances.jsonl")
     generate.add_argument("--viewport", default=None, help="WIDTHxHEIGHT (default: the env's)")
     _add_scene_option(generate)
+    generate.add_argument("--workers", type=int, default=None,
+                          help="with --ray: Ray actors, each with its own browser (without "
+                               "--ray, generate uses one); the files are the same either way")
+    _add_ray_options(generate)
     generate.set_defaults(handler=_generate)
 
     importer = commands.add_parser("import", help="read released FineState-Bench or ScreenSpot "

@@ -99,28 +99,64 @@ def run_on_ray(items: list, make_worker: Callable[[], Any],
     twice."""
     if not items:
         return
-    ray = _import_ray()
-    say = say or (lambda text: print(text, file=sys.stderr, flush=True))
-    started_here = _connect(ray, spec.address)
-    actors: list = []
-    try:
-        count = spec.actors or _slots(ray, spec)
-        _check_fits(ray, count, spec)
-        remote = ray.remote(BatchActor).options(
-            num_cpus=spec.cpus_per_actor, memory=spec.memory_mib_per_actor * 2**20,
-            max_restarts=MAX_RESTARTS, max_task_retries=0)
-        actors = [remote.remote(make_worker) for _ in range(count)]
-        places = _placed(ray, actors, spec)
-        say(f"ray: {count} actors ({spec.cpus_per_actor:g} CPU, {spec.memory_mib_per_actor} MiB "
-            f"each) on {len(set(node for node, _ in places))} nodes")
+    with RayPool(make_worker, spec, say) as pool:
+        pool.run(items, lost, write)
+
+
+class RayPool:
+    """Ray actors, each holding one worker, kept across several `run`s (a caller that
+    decides its next items from the last ones' records, as `generate` does); entered, it
+    connects (or starts Ray) and places the actors; left, it stops them."""
+
+    def __init__(self, make_worker: Callable[[], Any], spec: RaySpec,
+                 say: Callable[[str], None] | None = None) -> None:
+        self._make_worker, self.spec = make_worker, spec
+        self._say = say or (lambda text: print(text, file=sys.stderr, flush=True))
+        self._ray = _import_ray()
+        self._actors: list = []
+        self._started_here = False
+
+    @property
+    def actors(self) -> int:
+        return len(self._actors)
+
+    def __enter__(self) -> RayPool:
+        ray, spec = self._ray, self.spec
+        self._started_here = _connect(ray, spec.address)
+        try:
+            count = spec.actors or _slots(ray, spec)
+            _check_fits(ray, count, spec)
+            remote = ray.remote(BatchActor).options(
+                num_cpus=spec.cpus_per_actor, memory=spec.memory_mib_per_actor * 2**20,
+                max_restarts=MAX_RESTARTS, max_task_retries=0)
+            self._actors = [remote.remote(self._make_worker) for _ in range(count)]
+            places = _placed(ray, self._actors, spec)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        self._say(f"ray: {count} actors ({spec.cpus_per_actor:g} CPU, "
+                  f"{spec.memory_mib_per_actor} MiB each) on "
+                  f"{len(set(node for node, _ in places))} nodes")
+        return self
+
+    def run(self, items: list, lost: Callable[[Any, str], dict],
+            write: Callable[[dict], None]) -> None:
+        """Every item through the actors' workers; `write` each record as it comes back."""
+        if not items:
+            return
         # Small runs still spread: at least two batches per actor where there are items.
-        size = min(spec.batch_size, max(1, math.ceil(len(items) / (2 * count))))
-        _dispatch(ray, actors, [items[i:i + size] for i in range(0, len(items), size)],
-                  lost, write)
-    finally:
-        _stop(ray, actors)
-        if started_here:
-            ray.shutdown()
+        size = min(self.spec.batch_size, max(1, math.ceil(len(items) / (2 * self.actors))))
+        _dispatch(self._ray, self._actors,
+                  [items[i:i + size] for i in range(0, len(items), size)], lost, write)
+
+    def __exit__(self, *_exc) -> None:
+        try:
+            _stop(self._ray, self._actors)
+        finally:
+            self._actors = []
+            if self._started_here:
+                self._started_here = False
+                self._ray.shutdown()
 
 
 def _import_ray():
