@@ -16,6 +16,7 @@ no such failure: it stops the run, as it does locally.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
 from collections import deque
@@ -157,6 +158,19 @@ class RayPool:
             if self._started_here:
                 self._started_here = False
                 self._ray.shutdown()
+
+
+@contextlib.contextmanager
+def ray_session(address: str = LOCAL):
+    """Ray connected to `address` (or started here, and stopped on the way out) for what
+    the block does, such as creating actors the workers share (a rate limit)."""
+    ray = _import_ray()
+    started_here = _connect(ray, address)
+    try:
+        yield ray
+    finally:
+        if started_here:
+            ray.shutdown()
 
 
 def _import_ray():
