@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from two_node_cluster import RAY_ENV
+from two_node_cluster import RAY_ENV, two_node_cluster
 
 from finestate_env.datasets import generate as generating
 
@@ -25,19 +25,37 @@ def files(folder: Path) -> dict[str, bytes]:
             for path in sorted(folder.rglob("*")) if path.is_file()}
 
 
-def test_generate_on_ray_writes_the_local_files_byte_for_byte(tmp_path):
-    args = [*FINESTATE, "generate", "--n", "10", "--seed", "7", "--format", "screenspot"]
-    local = subprocess.run([*args, "--out", str(tmp_path / "local")], capture_output=True,
-                           text=True, timeout=300, env=RAY_ENV)
-    assert local.returncode == 0, local.stderr
-    on_ray = subprocess.run([*args, "--out", str(tmp_path / "ray"), "--ray", "--workers", "2",
-                             "--batch-size", "2"], capture_output=True, text=True, timeout=300,
-                            env=RAY_ENV)
-    assert on_ray.returncode == 0, on_ray.stderr
-    assert "ray: 2 actors (1 CPU, 600 MiB each) on 1 nodes" in on_ray.stderr
-    expected = files(tmp_path / "local")
-    assert len([name for name in expected if name.startswith("images/")]) == 10
-    assert files(tmp_path / "ray") == expected
+ARGS = [*FINESTATE, "generate", "--n", "10", "--seed", "7", "--format", "screenspot"]
+
+
+def run(*more: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*ARGS, *more], capture_output=True, text=True, timeout=300,
+                          env=RAY_ENV)
+
+
+@pytest.fixture(scope="module")
+def local_files(tmp_path_factory) -> dict[str, bytes]:
+    out = tmp_path_factory.mktemp("generate-local")
+    done = run("--out", str(out))
+    assert done.returncode == 0, done.stderr
+    made = files(out)
+    assert len([name for name in made if name.startswith("images/")]) == 10
+    return made
+
+
+def test_generate_on_ray_writes_the_local_files_byte_for_byte(tmp_path, local_files):
+    done = run("--out", str(tmp_path), "--ray", "--workers", "2", "--batch-size", "2")
+    assert done.returncode == 0, done.stderr
+    assert "ray: 2 actors (1 CPU, 600 MiB each) on 1 nodes" in done.stderr
+    assert files(tmp_path) == local_files
+
+
+def test_generate_on_two_nodes_writes_the_local_files_byte_for_byte(tmp_path, local_files):
+    with two_node_cluster() as cluster:
+        done = run("--out", str(tmp_path), "--ray", cluster.address, "--batch-size", "2")
+    assert done.returncode == 0, done.stderr
+    assert "ray: 2 actors (1 CPU, 600 MiB each) on 2 nodes" in done.stderr
+    assert files(tmp_path) == local_files
 
 
 def test_generate_refuses_local_workers():
