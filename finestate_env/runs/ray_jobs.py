@@ -147,8 +147,10 @@ class RayPool:
             return
         # Small runs still spread: at least two batches per actor where there are items.
         size = min(self.spec.batch_size, max(1, math.ceil(len(items) / (2 * self.actors))))
-        _dispatch(self._ray, self._actors,
-                  [items[i:i + size] for i in range(0, len(items), size)], lost, write)
+        gone = _dispatch(self._ray, self._actors,
+                         [items[i:i + size] for i in range(0, len(items), size)], lost, write)
+        # Out of restarts: the next run must not hand them work (it would fail at once).
+        self._actors = [actor for actor in self._actors if id(actor) not in gone]
 
     def __exit__(self, *_exc) -> None:
         try:
@@ -229,7 +231,8 @@ def _placed(ray, actors: list, spec: RaySpec) -> list[tuple[str, int]]:
             "the cluster is busy, or no single node has that much free") from None
 
 
-def _dispatch(ray, actors: list, batches: list[list], lost, write) -> None:
+def _dispatch(ray, actors: list, batches: list[list], lost, write) -> set[int]:
+    """Every batch through the actors; the ids of the actors gone for good."""
     queue = deque(_Batch(batch) for batch in batches)
     idle = list(actors)
     running: dict = {}  # object ref -> (actor, batch)
@@ -237,6 +240,7 @@ def _dispatch(ray, actors: list, batches: list[list], lost, write) -> None:
     # work again only once a call that Ray retries until the restart is over returns.
     recovering: dict = {}  # object ref -> actor
     deaths: dict[int, int] = {}
+    gone: set[int] = set()
     while queue or running:
         while idle and queue:
             actor, batch = idle.pop(), queue.popleft()
@@ -253,7 +257,8 @@ def _dispatch(ray, actors: list, batches: list[list], lost, write) -> None:
                 try:
                     ray.get(ref)
                 except ray.exceptions.RayActorError:
-                    continue  # gone for good: its restarts are used up
+                    gone.add(id(actor))  # its restarts are used up
+                    continue
                 idle.append(actor)
                 continue
             actor, batch = running.pop(ref)
@@ -264,6 +269,8 @@ def _dispatch(ray, actors: list, batches: list[list], lost, write) -> None:
                 if deaths[id(actor)] <= MAX_RESTARTS:
                     probe = actor.where.options(max_task_retries=MAX_RESTARTS + 1).remote()
                     recovering[probe] = actor
+                else:
+                    gone.add(id(actor))
                 if batch.attempt == 1:
                     queue.appendleft(_Batch(batch.items, attempt=2))
                 else:
@@ -276,6 +283,12 @@ def _dispatch(ray, actors: list, batches: list[list], lost, write) -> None:
             idle.append(actor)
             for record in records:
                 write(record)
+    for ref, actor in recovering.items():  # still restarting: ready for a next run, or gone
+        try:
+            ray.get(ref, timeout=START_TIMEOUT_S)
+        except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
+            gone.add(id(actor))
+    return gone
 
 
 def _first_line(exc: BaseException) -> str:
