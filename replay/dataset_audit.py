@@ -25,8 +25,8 @@ from finestate_env.core.schema import Instance
 from finestate_env.replay.audit import audit_instance
 from finestate_env.replay.backend_pool import BackendPool
 from finestate_env.replay.drawing import crop_around, draw_boxes, draw_points
-from finestate_env.replay.jobs import FILES, run_jobs
-from finestate_env.replay.ray_jobs import RaySpec
+from finestate_env.runs.jobs import FILES, run_jobs
+from finestate_env.runs.ray_jobs import RaySpec
 
 
 class AuditWorker:

@@ -24,9 +24,9 @@ from finestate_env.core.schema import Instance, Prediction
 from finestate_env.core.static_scoring import score_prediction
 from finestate_env.env.episode import perform_and_judge
 from finestate_env.replay.backend_pool import BackendPool
-from finestate_env.replay.jobs import run_jobs
-from finestate_env.replay.ray_jobs import RaySpec
 from finestate_env.replay.records import ReplayRecord, summarize_replay
+from finestate_env.runs.jobs import run_jobs
+from finestate_env.runs.ray_jobs import RaySpec
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,8 @@ from finestate_env.core import scoring
 from finestate_env.core.schema import Instance
 from finestate_env.replay.disagreements import Disagreement, disagreement_of, explain, why
 from finestate_env.replay.drawing import crop_around, draw_boxes, draw_points
-from finestate_env.replay.jobs import read_records
 from finestate_env.replay.records import ReplayRecord, read_result_line, summarize_replay
+from finestate_env.runs.jobs import read_records
 
 MANIFEST = "run.json"  # written by replay: where the instances came from
 MAX_CASES = 400  # cards beyond this are counted, not drawn: the file stays small

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,6 +101,16 @@ class Usage:
             if not cached:
                 self.new_tokens[key] += value
 
+    def add_counts(self, counted: dict[str, Any]) -> None:
+        """Add another Usage's `as_json()` (a Ray actor's count of one answer)."""
+        self.requests += counted["requests"]
+        self.cached += counted["cached"]
+        self.retries += counted["retries"]
+        self.without_usage += counted["responses_without_usage"]
+        for key in TOKEN_KEYS:
+            self.tokens[key] += counted["tokens"][key]
+            self.new_tokens[key] += counted["new_tokens"][key]
+
     def as_json(self) -> dict[str, Any]:
         return {"requests": self.requests, "cached": self.cached, "retries": self.retries,
                 "responses_without_usage": self.without_usage, "tokens": dict(self.tokens),
@@ -147,6 +158,10 @@ class ChatClient:
         self.usage = usage if usage is not None else Usage()
         self._client = openai.OpenAI(api_key=api_key, base_url=base_url,
                                      max_retries=max_retries, timeout=timeout)
+        # Called before each request this client sends (not for cached answers): a rate
+        # limit shared with other processes (`eval --ray --rate-limit`); the client's own
+        # retries of a request go unthrottled, spaced by its backoff.
+        self.throttle: Callable[[], None] | None = None
 
     def __repr__(self) -> str:
         return f"ChatClient(model={self.model!r}, base_url={self.base_url!r})"
@@ -170,6 +185,8 @@ class ChatClient:
     def _request(self, messages: list[dict[str, Any]]) -> tuple[dict[str, Any], int]:
         import openai
 
+        if self.throttle is not None:
+            self.throttle()
         try:
             raw = self._client.chat.completions.with_raw_response.create(
                 model=self.model, messages=messages, **self.params)

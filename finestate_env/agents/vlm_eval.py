@@ -13,35 +13,69 @@ of both prediction files or `finestate run --agent openai --vda ...` on seeds.
 
 from __future__ import annotations
 
+import functools
+import io
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from PIL import Image
 
-from finestate_env.agents.vlm_agent import VLMAgent
+from finestate_env.agents.vlm_agent import VLMAgent, build_agents
+from finestate_env.agents.vlm_client import Usage
 from finestate_env.core.schema import Instance, Prediction
+from finestate_env.runs.jobs import read_records
+from finestate_env.runs.ray_jobs import RaySpec, ray_session, run_on_ray
+
+
+@dataclass(frozen=True)
+class AgentRecipe:
+    """How a Ray actor builds an arm's agent where it runs: `build_agents`'s options, and
+    which of its two agents (the API key is read there, from the same variable)."""
+
+    options: dict[str, Any] = field(default_factory=dict)
+    baseline: bool = False
+
+    def __call__(self) -> VLMAgent:
+        agent, baseline = build_agents(**self.options)
+        return baseline if self.baseline else agent
 
 
 @dataclass(frozen=True)
 class Arm:
-    """One pass of one agent over the instances, into `folder/predictions.jsonl`."""
+    """One pass of one agent over the instances, into `folder/predictions.jsonl`; `recipe`
+    builds the same agent on a Ray actor (needed with `ray`)."""
 
     name: str  # "vda-oracle", "baseline", "no-vda" ...
     agent: VLMAgent
     folder: Path
+    recipe: AgentRecipe | None = None
 
 
 def load_screenshot(instance: Instance, base_dir: Path) -> np.ndarray:
     """The instance's image (relative to the instances file) as an HxWx3 uint8 array."""
+    path = image_path(instance, base_dir)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ValueError(f"instance {instance.id!r}: cannot read its image {path}: "
+                         f"{exc}") from None
+    return decode_screenshot(instance, data, path)
+
+
+def image_path(instance: Instance, base_dir: Path) -> Path:
     if not instance.image:
         raise ValueError(f"instance {instance.id!r} has no image: a VLM needs the screenshot")
-    path = (base_dir / instance.image.replace("\\", "/")).resolve()
+    return (base_dir / instance.image.replace("\\", "/")).resolve()
+
+
+def decode_screenshot(instance: Instance, data: bytes, path: Path) -> np.ndarray:
+    """The image file's bytes (read from `path`) as the instance's HxWx3 uint8 screenshot."""
     try:
-        with Image.open(path) as image:
+        with Image.open(io.BytesIO(data)) as image:
             pixels = np.asarray(image.convert("RGB"))
     except OSError as exc:
         raise ValueError(f"instance {instance.id!r}: cannot read its image {path}: "
@@ -73,6 +107,70 @@ def predict_all(agent: VLMAgent, instances: Sequence[Instance], base_dir: Path, 
     return predictions
 
 
+class PredictWorker:
+    """A Ray actor's agent: (instance, image bytes, image path) -> its prediction's line
+    and what answering it cost (a Usage's JSON, summed by the driver)."""
+
+    def __init__(self, recipe: AgentRecipe, limits: dict[str | None, Callable[[], None]]
+                 ) -> None:
+        self._agent = recipe()
+        for chat in {id(c): c for c in (self._agent.chat, self._agent.detector)}.values():
+            chat.throttle = limits.get(chat.base_url)
+
+    def __call__(self, item: tuple[Instance, bytes, Path]) -> dict:
+        instance, data, path = item
+        usage = Usage()  # this answer's alone
+        self._agent.chat.usage = self._agent.detector.usage = usage
+        prediction = self._agent.predict(instance, decode_screenshot(instance, data, path))
+        return {"key": instance.id, "line": prediction.model_dump_json(),
+                "usage": usage.as_json()}
+
+    def close(self) -> None:
+        pass  # an HTTP client: nothing outlives the process
+
+
+def predict_all_on_ray(arm: Arm, instances: Sequence[Instance], base_dir: Path,
+                       spec: RaySpec, limits: dict[str | None, Callable[[], None]],
+                       on_prediction: Callable[[int, Prediction], None] | None = None,
+                       ) -> tuple[list[Prediction], Usage]:
+    """`predict_all` on Ray actors: the same lines, in the order they come back, appended to
+    `arm.folder/predictions.jsonl`; a rerun asks only for the instances not in it yet."""
+    if arm.recipe is None:
+        raise ValueError(f"arm {arm.name!r}: on Ray it needs a recipe for its agent")
+    path = arm.folder / "predictions.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    done = {record["id"] for record in read_records(path)}
+    todo = [instance for instance in instances if instance.id not in done]
+    items = []
+    for instance in todo:
+        where = image_path(instance, base_dir)
+        try:
+            items.append((instance, where.read_bytes(), where))
+        except OSError as exc:
+            raise ValueError(f"instance {instance.id!r}: cannot read its image {where}: "
+                             f"{exc}") from None
+    usage = Usage()
+    answered = len(done)
+    with open(path, "a", encoding="utf-8") as sink:
+        def write(record: dict) -> None:
+            nonlocal answered
+            sink.write(record["line"] + "\n")
+            sink.flush()
+            usage.add_counts(record["usage"])
+            if on_prediction:
+                on_prediction(answered, Prediction.model_validate_json(record["line"]))
+            answered += 1
+
+        def lost(item: tuple[Instance, bytes, Path], cause: str) -> dict:
+            prediction = Prediction(id=item[0].id, model=arm.agent.chat.model, error=cause)
+            return {"key": item[0].id, "line": prediction.model_dump_json(),
+                    "usage": Usage().as_json()}
+
+        run_on_ray(items, functools.partial(PredictWorker, arm.recipe, limits), lost, write,
+                   spec)
+    return [Prediction.model_validate(record) for record in read_records(path)], usage
+
+
 def static_metrics(instances: Sequence[Instance], predictions: Sequence[Prediction],
                    ) -> dict[str, Any]:
     """Stage-wise static scores (`finestate_env.core.static_scoring`): the overall metric set."""
@@ -89,15 +187,45 @@ def delta_vis(with_hint: dict[str, Any], baseline: dict[str, Any]) -> float:
 
 def evaluate(arms: Sequence[Arm], instances: Sequence[Instance], base_dir: Path,
              on_prediction: Callable[[str, int, Prediction], None] | None = None,
-             ) -> dict[str, Any]:
-    """Run every arm, write its predictions and usage; the summary (static metrics, Δ_vis)."""
+             ray: RaySpec | None = None, rate_limit: float | None = None) -> dict[str, Any]:
+    """Run every arm, write its predictions and usage; the summary (static metrics, Δ_vis).
+
+    With `ray`, the arms run on Ray actors (`predict_all_on_ray`), and `rate_limit` caps
+    the requests per second to each endpoint across all of them."""
+    if rate_limit is not None and ray is None:
+        raise ValueError("a rate limit across workers is for Ray actors (--ray); a local "
+                         "eval sends one request at a time")
+    if ray is None:
+        return _evaluate(arms, instances, base_dir, on_prediction, None, {})
+    from finestate_env.runs.rate_limit import RateLimit
+
+    with ray_session(ray.address):
+        endpoints = {chat.base_url for arm in arms
+                     for chat in (arm.agent.chat, arm.agent.detector)}
+        limits = ({endpoint: RateLimit(str(endpoint), rate_limit) for endpoint in endpoints}
+                  if rate_limit is not None else {})
+        try:
+            return _evaluate(arms, instances, base_dir, on_prediction, ray, limits)
+        finally:
+            for limit in limits.values():
+                limit.close()
+
+
+def _evaluate(arms: Sequence[Arm], instances: Sequence[Instance], base_dir: Path,
+              on_prediction: Callable[[str, int, Prediction], None] | None,
+              ray: RaySpec | None, limits: dict) -> dict[str, Any]:
     summary: dict[str, Any] = {"instances": len(instances), "arms": {}}
     for arm in arms:
         callback = (lambda i, p, name=arm.name: on_prediction(name, i, p)) if on_prediction \
             else None
-        predictions = predict_all(arm.agent, instances, base_dir,
-                                  arm.folder / "predictions.jsonl", callback)
-        usage = arm.agent.chat.usage.as_json()
+        if ray is None:
+            predictions = predict_all(arm.agent, instances, base_dir,
+                                      arm.folder / "predictions.jsonl", callback)
+            usage = arm.agent.chat.usage.as_json()
+        else:
+            predictions, counted = predict_all_on_ray(arm, instances, base_dir, ray, limits,
+                                                      callback)
+            usage = counted.as_json()
         (arm.folder / "usage.json").write_text(json.dumps(
             {"model": arm.agent.chat.model, "coords": arm.agent.profile.coords,
              "vda": arm.agent.vda, **usage}, indent=2) + "\n")

@@ -261,8 +261,8 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _add_ray_options(parser: argparse.ArgumentParser) -> None:
-    """`--ray [ADDRESS]` and what each actor asks of the cluster (replay.ray_jobs)."""
-    from finestate_env.replay.ray_jobs import ACTOR_CPUS, ACTOR_MEMORY_MIB, BATCH_SIZE
+    """`--ray [ADDRESS]` and what each actor asks of the cluster (runs.ray_jobs)."""
+    from finestate_env.runs.ray_jobs import ACTOR_CPUS, ACTOR_MEMORY_MIB, BATCH_SIZE
 
     parser.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                         help="run on Ray actors, one per worker (--workers; default: as many "
@@ -280,7 +280,7 @@ def _add_ray_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _ray_spec(args: argparse.Namespace):
-    from finestate_env.replay.ray_jobs import ACTOR_CPUS, ACTOR_MEMORY_MIB, BATCH_SIZE, RaySpec
+    from finestate_env.runs.ray_jobs import ACTOR_CPUS, ACTOR_MEMORY_MIB, BATCH_SIZE, RaySpec
 
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers must be at least 1, got {args.workers}")
@@ -312,21 +312,35 @@ def _vlm_agents(args: argparse.Namespace, frame: str):
     """The VLM agent the options describe and, with a VDA, its no-hint baseline."""
     from finestate_env.agents.vlm_agent import build_agents
 
+    return build_agents(**_agent_options(args, frame))
+
+
+def _agent_options(args: argparse.Namespace, frame: str) -> dict:
+    """`build_agents`'s options, as the command line gives them."""
     if not args.model:
         raise ValueError("--agent openai needs --model")
     cache_dir = args.cache_dir or (Path(args.out) / "cache" if args.out else None)
-    return build_agents(args.model, vda=args.vda, vda_parts=args.vda_parts,
-                        vda_model=args.vda_model, baseline=not args.no_baseline,
-                        coords=args.coords, frame=frame, base_url=args.base_url,
-                        api_key_env=args.api_key_env, cache_dir=cache_dir,
-                        max_retries=args.max_retries, timeout=args.timeout,
-                        temperature=args.temperature, max_tokens=args.max_tokens or None)
+    return dict(model=args.model, vda=args.vda, vda_parts=args.vda_parts,
+                vda_model=args.vda_model, baseline=not args.no_baseline,
+                coords=args.coords, frame=frame, base_url=args.base_url,
+                api_key_env=args.api_key_env,
+                cache_dir=None if cache_dir is None else Path(cache_dir).resolve(),
+                max_retries=args.max_retries, timeout=args.timeout,
+                temperature=args.temperature, max_tokens=args.max_tokens or None)
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from finestate_env.agents.vlm_eval import Arm, evaluate
+    from finestate_env.agents.vlm_eval import AgentRecipe, Arm, evaluate
     from finestate_env.datasets.formats import read_instances
 
+    ray = _ray_spec(args)
+    if ray is None and args.workers not in (None, 1):
+        raise ValueError(f"--workers {args.workers}: eval asks one question at a time here; "
+                         "more workers are Ray actors (--ray)")
+    if args.rate_limit is not None and ray is None:
+        raise ValueError("--rate-limit: for Ray actors, given without --ray")
+    if args.rate_limit is not None and not args.rate_limit > 0:
+        raise ValueError(f"--rate-limit must be positive requests/s, got {args.rate_limit}")
     out = Path(args.out)
     read = read_instances(args.instances)
     instances = read.items
@@ -335,9 +349,11 @@ def _eval(args: argparse.Namespace) -> int:
     if args.cache_dir is None:
         args.cache_dir = str(out / "cache")
     agent, baseline = _vlm_agents(args, "pixel")
-    arms = [Arm(f"vda-{args.vda}" if args.vda != "none" else "no-vda", agent, out)]
+    options = _agent_options(args, "pixel")
+    arms = [Arm(f"vda-{args.vda}" if args.vda != "none" else "no-vda", agent, out,
+                AgentRecipe(options))]
     if baseline is not None:
-        arms.append(Arm("baseline", baseline, out / "baseline"))
+        arms.append(Arm("baseline", baseline, out / "baseline", AgentRecipe(options, True)))
 
     def progress(arm: str, index: int, prediction) -> None:
         if (index + 1) % 25 == 0 or index + 1 == len(instances):
@@ -346,7 +362,8 @@ def _eval(args: argparse.Namespace) -> int:
     print(f"{args.model} on {len(instances)} instances from {args.instances} · VDA {args.vda}"
           f" · coords {agent.profile.coords} ({agent.profile.why})", flush=True)
     try:
-        summary = evaluate(arms, instances, Path(args.instances).parent, progress)
+        summary = evaluate(arms, instances, Path(args.instances).parent, progress, ray=ray,
+                           rate_limit=args.rate_limit)
     except _model_failure() as exc:
         print(f"finestate: {exc}\nfinestate: the predictions so far are in {out}; the responses "
               "are cached, so rerunning the same command resumes for free", file=sys.stderr)
@@ -410,9 +427,13 @@ def _image_size(value: str) -> tuple[int, int]:
 def _generate(args: argparse.Namespace) -> int:
     from finestate_env.datasets.generate import timed_generate
 
+    ray = _ray_spec(args)
+    if ray is None and args.workers not in (None, 1):
+        raise ValueError(f"--workers {args.workers}: generate runs in one browser here; "
+                         "more workers are Ray actors (--ray)")
     path, speed = timed_generate(args.out, platform=args.platform, n=args.n, seed=args.seed,
                                  component=args.component, family=args.family, fmt=args.format,
-                                 viewport=args.viewport, scene=args.scene)
+                                 viewport=args.viewport, scene=args.scene, ray=ray)
     out = Path(args.out)
     extra = f" and {path.name}" if path.name != "instances.jsonl" else ""
     print(f"wrote {args.n} {args.platform} instances to {out / 'instances.jsonl'}{extra} "
@@ -620,6 +641,13 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--out", required=True, help="folder for predictions.jsonl, "
                                                        "usage.json, summary.json, cache/")
     _add_model_options(evaluate)
+    evaluate.add_argument("--workers", type=int, default=None,
+                          help="with --ray: Ray actors asking at once (without --ray, one "
+                               "question at a time)")
+    _add_ray_options(evaluate)
+    evaluate.add_argument("--rate-limit", type=float, default=None, metavar="PER_SECOND",
+                          help="with --ray: at most this many requests a second to each "
+                               "endpoint, across all actors")
     evaluate.set_defaults(handler=_eval)
 
     curve = commands.add_parser("curve", help="live success against Gaussian pixel noise on "
@@ -687,6 +715,10 @@ def build_parser() -> argparse.ArgumentParser:
                           help="also write the instances in this layout beside instances.jsonl")
     generate.add_argument("--viewport", default=None, help="WIDTHxHEIGHT (default: the env's)")
     _add_scene_option(generate)
+    generate.add_argument("--workers", type=int, default=None,
+                          help="with --ray: Ray actors, each with its own browser (without "
+                               "--ray, generate uses one); the files are the same either way")
+    _add_ray_options(generate)
     generate.set_defaults(handler=_generate)
 
     importer = commands.add_parser("import", help="read released FineState-Bench or ScreenSpot "

@@ -1,7 +1,8 @@
 """Generating static datasets whose boxes are measured from live controls (docs/design.md §5).
 
 `generate(out_dir, n=..., seed=...)` renders `n` instances in one env (one
-browser for all of them), writes `out_dir/instances.jsonl` (the project layout,
+browser for all of them; with `ray=`, on Ray actors, one env each, with the same
+files as the result), writes `out_dir/instances.jsonl` (the project layout,
 each instance with the `live` block that rebuilds it exactly) and the
 screenshots `out_dir/images/<id>.png`, and, for `fmt="finestate"` or
 `"screenspot"`, the same instances in that layout beside them.
@@ -18,6 +19,7 @@ the control alone, as before issue #16.
 
 from __future__ import annotations
 
+import functools
 import io
 import time
 from collections.abc import Callable, Iterable
@@ -30,6 +32,7 @@ from finestate_env import components
 from finestate_env.components.scenes import DEFAULT_SCENE
 from finestate_env.core.schema import FAMILIES, Family, Instance, Platform
 from finestate_env.datasets import formats
+from finestate_env.runs.ray_jobs import RaySpec
 
 FAMILY_SHARES: dict[Family, float] = {
     "numeric_range": 0.289, "toggle_option": 0.255, "specific_data": 0.214,
@@ -80,7 +83,7 @@ def plan(n: int, seed: int, component: str | Iterable[str] | None = None,
     return [types[i] for i in rng.permutation(len(types))]
 
 
-def _make_env(platform: Platform, names: list[str], viewport, scene: str):
+def _env_id(platform: Platform) -> str:
     import gymnasium as gym
 
     env_id = ENV_IDS.get(platform)
@@ -89,6 +92,13 @@ def _make_env(platform: Platform, names: list[str], viewport, scene: str):
     if env_id not in gym.registry:
         raise ValueError(f"platform {platform!r} has no environment here: {env_id} is not "
                          "registered (its backend is not installed or not written yet)")
+    return env_id
+
+
+def _make_env(platform: Platform, names: list[str], viewport, scene: str):
+    import gymnasium as gym
+
+    env_id = _env_id(platform)
     options = {"component": names, "render_mode": "rgb_array"}
     if viewport is not None:
         options["viewport"] = viewport
@@ -102,49 +112,145 @@ def _png(pixels: np.ndarray) -> bytes:
     return buffer.getvalue()
 
 
+class InstanceMaker:
+    """One env (one browser or display) rendering instance after instance: `(component,
+    episode seed)` -> the instance's line (without its trailing newline) and PNG bytes.
+    Built where it runs (this process, or a Ray actor), so it holds only what builds it."""
+
+    def __init__(self, platform: Platform, names: list[str], viewport, scene: str) -> None:
+        self._options = (platform, names, viewport, scene)
+        self._env = None
+
+    def make(self, name: str, episode_seed: int) -> tuple[str, str, bytes]:
+        """The instance's id, its line and its screenshot."""
+        if self._env is None:
+            self._env = _make_env(*self._options)
+        obs, _ = self._env.reset(seed=episode_seed, options={"component": name})
+        instance = self._env.instance
+        instance = instance.model_copy(update={"image": f"images/{instance.id}.png"})
+        return instance.id, instance.model_dump_json(), _png(obs["screenshot"])
+
+    def __call__(self, item: tuple[str, int]) -> dict:
+        name, episode_seed = item
+        instance_id, line, png = self.make(name, episode_seed)
+        return {"key": f"{name}/{episode_seed}", "pair": item, "id": instance_id,
+                "line": line, "png": png}
+
+    def close(self) -> None:
+        if self._env is not None:
+            env, self._env = self._env, None
+            env.close()
+
+
 def generate(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: int,
              component: str | Iterable[str] | None = None,
              family: str | Iterable[str] | None = None, fmt: str = "finestate-env",
              viewport: tuple[int, int] | str | None = None, scene: str = DEFAULT_SCENE,
-             progress: Callable[[int, int], None] | None = None) -> Path:
+             progress: Callable[[int, int], None] | None = None,
+             ray: RaySpec | None = None) -> Path:
     """Write `n` instances to `out_dir` (see the module docstring); returns the file in `fmt`.
 
     Lines of `instances.jsonl` are written as the instances are made, so an
-    interrupted run keeps what it finished.
+    interrupted run keeps what it finished. With `ray`, Ray actors render them
+    (`_generate_on_ray`), and the files are the same, byte for byte.
     """
     if fmt not in FORMAT_FILES:
         raise ValueError(f"unknown format {fmt!r}; expected one of {list(FORMAT_FILES)}")
     types = plan(n, seed, component, family)
+    _env_id(platform)  # refused before any file is touched
     out = Path(out_dir)
     (out / "images").mkdir(parents=True, exist_ok=True)
-    seeds = np.random.default_rng([seed, 1])  # episode seeds: a stream apart from the plan
+    seeds = _SeedStream(seed)
     instances: list[Instance] = []
-    seen: set[str] = set()
-    env = _make_env(platform, sorted(set(types), key=list(components.COMPONENTS).index), viewport,
-                    scene)
-    try:
-        with open(out / "instances.jsonl", "w", encoding="utf-8", newline="\n") as lines:
-            for index, name in enumerate(types):
-                while True:  # a repeat of an earlier instance (tiny state spaces) is redrawn
-                    episode_seed = int(seeds.integers(2**31 - 1))
-                    obs, info = env.reset(seed=episode_seed, options={"component": name})
-                    instance = env.instance
-                    if instance.id not in seen:
-                        break
-                seen.add(instance.id)
-                image = f"images/{instance.id}.png"
-                (out / image).write_bytes(_png(obs["screenshot"]))
-                instance = instance.model_copy(update={"image": image})
-                lines.write(instance.model_dump_json() + "\n")
-                lines.flush()
-                instances.append(instance)
-                if progress:
-                    progress(index + 1, len(types))
-    finally:
-        env.close()
+    make_maker = functools.partial(
+        InstanceMaker, platform, sorted(set(types), key=list(components.COMPONENTS).index),
+        viewport, scene)
+    with open(out / "instances.jsonl", "w", encoding="utf-8", newline="\n") as lines:
+        def keep(instance_id: str, line: str, png: bytes) -> None:
+            (out / "images" / f"{instance_id}.png").write_bytes(png)
+            lines.write(line + "\n")
+            lines.flush()
+            instances.append(Instance.model_validate_json(line))
+            if progress:
+                progress(len(instances), len(types))
+
+        if ray is not None:
+            _generate_on_ray(types, seeds, make_maker, ray, keep)
+        else:
+            maker = make_maker()
+            try:
+                seen: set[str] = set()
+                for name in types:
+                    while True:  # a repeat of an earlier instance (tiny state spaces) is redrawn
+                        instance_id, line, png = maker.make(name, seeds.next())
+                        if instance_id not in seen:
+                            break
+                    seen.add(instance_id)
+                    keep(instance_id, line, png)
+            finally:
+                maker.close()
     if fmt != "finestate-env":
         formats.export(instances, out / FORMAT_FILES[fmt], fmt)
     return out / FORMAT_FILES[fmt]
+
+
+class _SeedStream:
+    """The episode seeds, in the order they are drawn: a stream apart from the plan's."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = np.random.default_rng([seed, 1])
+        self._drawn: list[int] = []
+        self._next = 0
+
+    def at(self, index: int) -> int:
+        while len(self._drawn) <= index:  # one draw at a time: the sequence a local run draws
+            self._drawn.append(int(self._rng.integers(2**31 - 1)))
+        return self._drawn[index]
+
+    def next(self) -> int:
+        self._next += 1
+        return self.at(self._next - 1)
+
+
+def _generate_on_ray(types: list[str], seeds: _SeedStream,
+                     make_maker: Callable[[], InstanceMaker], spec: RaySpec,
+                     keep: Callable[[str, str, bytes], None]) -> None:
+    """The local run's instances, made on Ray actors.
+
+    Locally, instance i takes the next episode seed, and a repeat of an earlier instance
+    takes the one after, so every seed depends on the repeats before it. Here the driver
+    walks the same stream in plan order, as the local run does, over (type, seed) pairs
+    rendered ahead by the actors on the guess that no repeat comes; a repeat shifts the
+    later pairs by one seed, and only pairs rendered for nothing are rendered again.
+    """
+    from finestate_env.runs.ray_jobs import RayPool
+
+    made: dict[tuple[str, int], dict] = {}
+    seen: set[str] = set()
+    position, cursor = 0, 0  # the next instance to keep, the next seed of the stream
+
+    def lost(item: tuple[str, int], cause: str) -> dict:
+        raise RuntimeError(f"generate: the {item[0]} instance of episode seed {item[1]} "
+                           f"was not made ({cause}); nothing past it was written")
+
+    def store(record: dict) -> None:
+        made[tuple(record["pair"])] = record
+
+    with RayPool(make_maker, spec) as pool:
+        ahead = max(2 * pool.actors * spec.batch_size, 1)
+        while position < len(types):
+            pair = (types[position], seeds.at(cursor))
+            if pair not in made:
+                guesses = [(types[position + k], seeds.at(cursor + k))
+                           for k in range(min(ahead, len(types) - position))]
+                pool.run([p for p in guesses if p not in made], lost, store)
+            record = made.pop(pair)
+            cursor += 1
+            if record["id"] in seen:
+                continue  # a repeat: this instance takes the next seed
+            seen.add(record["id"])
+            keep(record["id"], record["line"], record["png"])
+            position += 1
 
 
 def timed_generate(out_dir: str | Path, **options) -> tuple[Path, float]:

@@ -16,8 +16,8 @@ from finestate_env.backends.web import WebBackend
 from finestate_env.core.coords import box_center
 from finestate_env.datasets.formats import read_instances
 from finestate_env.datasets.generate import generate
-from finestate_env.replay.jobs import read_records
 from finestate_env.replay.records import ReplayRecord
+from finestate_env.runs.jobs import read_records
 
 RAIL = """i => { const r = document.querySelectorAll('#stage > .fs-control')[1 + i]
                   .querySelector('.fs-slider-rail').getBoundingClientRect();

@@ -23,7 +23,7 @@ import pytest
 from two_node_cluster import RAY_ENV, two_node_cluster
 
 from finestate_env.core.coords import box_center
-from finestate_env.replay.jobs import read_records
+from finestate_env.runs.jobs import read_records
 
 FINESTATE = [sys.executable, "-m", "finestate_env.cli"]
 
@@ -209,9 +209,9 @@ def test_a_dead_actor_is_restarted_and_its_batch_retried_once_then_written_as_er
     from ray import cloudpickle  # Ray's own copy: the one that pickles its task arguments
 
     from finestate_env.core.schema import Prediction
-    from finestate_env.replay.jobs import run_jobs
     from finestate_env.replay.live_replay import lost_record, pair_predictions
-    from finestate_env.replay.ray_jobs import RaySpec
+    from finestate_env.runs.jobs import run_jobs
+    from finestate_env.runs.ray_jobs import RaySpec
 
     # The actors cannot import tests/support: the dying worker travels by value.
     cloudpickle.register_pickle_by_value(ray_faults)

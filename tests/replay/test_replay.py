@@ -23,7 +23,7 @@ import pytest
 from finestate_env.core.coords import box_center
 from finestate_env.core.schema import Instance
 from finestate_env.core.scoring import point_in_box
-from finestate_env.replay.jobs import read_records
+from finestate_env.runs.jobs import read_records
 
 TYPES = ["slider", "checkbox", "date_picker", "drag_reorder", "tabs", "color_picker"]
 FINESTATE = [sys.executable, "-m", "finestate_env.cli"]

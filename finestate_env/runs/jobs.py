@@ -21,7 +21,7 @@ from typing import Any, Protocol, TypeVar
 
 from tqdm import tqdm
 
-from finestate_env.replay.ray_jobs import RaySpec, run_on_ray
+from finestate_env.runs.ray_jobs import RaySpec, run_on_ray
 
 Item = TypeVar("Item")
 Record = dict[str, Any]
@@ -65,7 +65,7 @@ def run_jobs(items: Iterable[Item], key: Callable[[Item], str], make_worker: Cal
 
     Each record must carry its item's key under "key". Returns every record of
     the file (earlier runs' and this run's), in file order. With `ray`, the items
-    run on Ray actors instead of local processes (replay.ray_jobs), and `lost(item,
+    run on Ray actors instead of local processes (runs.ray_jobs), and `lost(item,
     cause)` is the record of an item whose actor died twice.
     """
     if ray is not None and lost is None:

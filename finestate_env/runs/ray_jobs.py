@@ -12,14 +12,11 @@ restarted by Ray, up to MAX_RESTARTS times; the batch it was running is tried on
 more, on whichever actor is free, and if it dies again every item of it is written
 as an error record naming the cause. An exception raised by the worker itself is
 no such failure: it stops the run, as it does locally.
-
-This module sits beside `run_jobs` because replay and audit are its only users;
-the dataset and agent layers may not import the replay layer (pyproject's
-import-linter contract), so `generate` and `eval` need it moved a layer down first.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
 from collections import deque
@@ -103,26 +100,77 @@ def run_on_ray(items: list, make_worker: Callable[[], Any],
     twice."""
     if not items:
         return
-    ray = _import_ray()
-    say = say or (lambda text: print(text, file=sys.stderr, flush=True))
-    started_here = _connect(ray, spec.address)
-    actors: list = []
-    try:
-        count = spec.actors or _slots(ray, spec)
-        _check_fits(ray, count, spec)
-        remote = ray.remote(BatchActor).options(
-            num_cpus=spec.cpus_per_actor, memory=spec.memory_mib_per_actor * 2**20,
-            max_restarts=MAX_RESTARTS, max_task_retries=0)
-        actors = [remote.remote(make_worker) for _ in range(count)]
-        places = _placed(ray, actors, spec)
-        say(f"ray: {count} actors ({spec.cpus_per_actor:g} CPU, {spec.memory_mib_per_actor} MiB "
-            f"each) on {len(set(node for node, _ in places))} nodes")
+    with RayPool(make_worker, spec, say) as pool:
+        pool.run(items, lost, write)
+
+
+class RayPool:
+    """Ray actors, each holding one worker, kept across several `run`s (a caller that
+    decides its next items from the last ones' records, as `generate` does); entered, it
+    connects (or starts Ray) and places the actors; left, it stops them."""
+
+    def __init__(self, make_worker: Callable[[], Any], spec: RaySpec,
+                 say: Callable[[str], None] | None = None) -> None:
+        self._make_worker, self.spec = make_worker, spec
+        self._say = say or (lambda text: print(text, file=sys.stderr, flush=True))
+        self._ray = _import_ray()
+        self._actors: list = []
+        self._started_here = False
+
+    @property
+    def actors(self) -> int:
+        return len(self._actors)
+
+    def __enter__(self) -> RayPool:
+        ray, spec = self._ray, self.spec
+        self._started_here = _connect(ray, spec.address)
+        try:
+            count = spec.actors or _slots(ray, spec)
+            _check_fits(ray, count, spec)
+            remote = ray.remote(BatchActor).options(
+                num_cpus=spec.cpus_per_actor, memory=spec.memory_mib_per_actor * 2**20,
+                max_restarts=MAX_RESTARTS, max_task_retries=0)
+            self._actors = [remote.remote(self._make_worker) for _ in range(count)]
+            places = _placed(ray, self._actors, spec)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        self._say(f"ray: {count} actors ({spec.cpus_per_actor:g} CPU, "
+                  f"{spec.memory_mib_per_actor} MiB each) on "
+                  f"{len(set(node for node, _ in places))} nodes")
+        return self
+
+    def run(self, items: list, lost: Callable[[Any, str], dict],
+            write: Callable[[dict], None]) -> None:
+        """Every item through the actors' workers; `write` each record as it comes back."""
+        if not items:
+            return
         # Small runs still spread: at least two batches per actor where there are items.
-        size = min(spec.batch_size, max(1, math.ceil(len(items) / (2 * count))))
-        _dispatch(ray, actors, [items[i:i + size] for i in range(0, len(items), size)],
-                  lost, write)
+        size = min(self.spec.batch_size, max(1, math.ceil(len(items) / (2 * self.actors))))
+        gone = _dispatch(self._ray, self._actors,
+                         [items[i:i + size] for i in range(0, len(items), size)], lost, write)
+        # Out of restarts: the next run must not hand them work (it would fail at once).
+        self._actors = [actor for actor in self._actors if id(actor) not in gone]
+
+    def __exit__(self, *_exc) -> None:
+        try:
+            _stop(self._ray, self._actors)
+        finally:
+            self._actors = []
+            if self._started_here:
+                self._started_here = False
+                self._ray.shutdown()
+
+
+@contextlib.contextmanager
+def ray_session(address: str = LOCAL):
+    """Ray connected to `address` (or started here, and stopped on the way out) for what
+    the block does, such as creating actors the workers share (a rate limit)."""
+    ray = _import_ray()
+    started_here = _connect(ray, address)
+    try:
+        yield ray
     finally:
-        _stop(ray, actors)
         if started_here:
             ray.shutdown()
 
@@ -183,7 +231,8 @@ def _placed(ray, actors: list, spec: RaySpec) -> list[tuple[str, int]]:
             "the cluster is busy, or no single node has that much free") from None
 
 
-def _dispatch(ray, actors: list, batches: list[list], lost, write) -> None:
+def _dispatch(ray, actors: list, batches: list[list], lost, write) -> set[int]:
+    """Every batch through the actors; the ids of the actors gone for good."""
     queue = deque(_Batch(batch) for batch in batches)
     idle = list(actors)
     running: dict = {}  # object ref -> (actor, batch)
@@ -191,6 +240,7 @@ def _dispatch(ray, actors: list, batches: list[list], lost, write) -> None:
     # work again only once a call that Ray retries until the restart is over returns.
     recovering: dict = {}  # object ref -> actor
     deaths: dict[int, int] = {}
+    gone: set[int] = set()
     while queue or running:
         while idle and queue:
             actor, batch = idle.pop(), queue.popleft()
@@ -207,7 +257,8 @@ def _dispatch(ray, actors: list, batches: list[list], lost, write) -> None:
                 try:
                     ray.get(ref)
                 except ray.exceptions.RayActorError:
-                    continue  # gone for good: its restarts are used up
+                    gone.add(id(actor))  # its restarts are used up
+                    continue
                 idle.append(actor)
                 continue
             actor, batch = running.pop(ref)
@@ -218,6 +269,8 @@ def _dispatch(ray, actors: list, batches: list[list], lost, write) -> None:
                 if deaths[id(actor)] <= MAX_RESTARTS:
                     probe = actor.where.options(max_task_retries=MAX_RESTARTS + 1).remote()
                     recovering[probe] = actor
+                else:
+                    gone.add(id(actor))
                 if batch.attempt == 1:
                     queue.appendleft(_Batch(batch.items, attempt=2))
                 else:
@@ -230,6 +283,12 @@ def _dispatch(ray, actors: list, batches: list[list], lost, write) -> None:
             idle.append(actor)
             for record in records:
                 write(record)
+    for ref, actor in recovering.items():  # still restarting: ready for a next run, or gone
+        try:
+            ray.get(ref, timeout=START_TIMEOUT_S)
+        except (ray.exceptions.RayActorError, ray.exceptions.GetTimeoutError):
+            gone.add(id(actor))
+    return gone
 
 
 def _first_line(exc: BaseException) -> str:
