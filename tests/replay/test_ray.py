@@ -178,7 +178,10 @@ def test_ctrl_c_stops_the_actors_and_leaves_no_browser(dataset, local_run, tmp_p
         replay_args(dataset, out, "--ray", "--workers", "2", "--batch-size", "1"),
         out / "results.jsonl", lines=2)
     assert process.poll() is None, process.stderr.read().decode()
-    assert len(actors) == 2
+    # Two actors, and now and then a third process titled as one: seen once in a fresh
+    # clone's make test (Ray placing an actor on a second worker process). Every one of
+    # them must be gone after Ctrl-C, with its browsers.
+    assert len(actors) >= 2
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
     assert process.wait(timeout=60) == 130
     assert "run the same command again to continue" in process.stderr.read().decode()
