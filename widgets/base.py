@@ -149,6 +149,17 @@ class RangeType(ComponentType):
         return f"{state:.{decimals}f}{params['unit']}"
 
 
+def direction_with_room(rng: np.random.Generator, n: int, back: int,
+                        ahead: int) -> tuple[int, int]:
+    """(direction, steps) for a goal n steps away along an axis with `back` steps of room
+    behind and `ahead` in front: either way, drawn, where both have room for n; else the
+    way with more room, and only as many steps as it has (0 when neither has any)."""
+    if min(back, ahead) >= n:
+        return int(choose(rng, (-1, 1))), n
+    direction = 1 if ahead >= back else -1
+    return direction, min(n, ahead if direction > 0 else back)
+
+
 def size_within(rng: np.random.Generator, bounds: tuple[int, int], room: int) -> int:
     """A size drawn uniformly from `bounds` (inclusive), cut to the `room` there is."""
     return int(min(rng.integers(bounds[0], bounds[1] + 1), room))

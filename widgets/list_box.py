@@ -29,6 +29,7 @@ from finestate_env.components.base import (
     ComponentType,
     Sample,
     choose,
+    direction_with_room,
     distinct_pair,
     index_distance,
     sample_anchor,
@@ -126,11 +127,7 @@ class ListBox(ComponentType):
         options = list(next(pool for label, _, pool in _LISTS if label == params["label"]))
         pages = -(-len(options) // page)
         here = options.index(sample.current_state) // page
-        above, below = here, pages - 1 - here
-        turns = n - 1
-        direction = (choose(rng, (-1, 1)) if min(above, below) >= turns
-                     else 1 if below >= above else -1)
-        turns = min(turns, below if direction > 0 else above)
+        direction, turns = direction_with_room(rng, n - 1, back=here, ahead=pages - 1 - here)
         if turns == 0:
             return sample
         first = (here + direction * turns) * page

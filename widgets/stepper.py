@@ -37,6 +37,7 @@ from finestate_env.components.base import (
     ComponentType,
     Sample,
     choose,
+    direction_with_room,
     grid_distance,
     on_grid_index,
     same_grid_point,
@@ -156,9 +157,7 @@ class Stepper(ComponentType):
         field = sample.params["fields"][sample.params["target"]]
         last = round((field["max"] - field["min"]) / field["step"])
         k = on_grid_index(sample.current_state, field["min"], field["step"])
-        up, down = last - k, k
-        direction = choose(rng, (-1, 1)) if min(up, down) >= n else (1 if up >= down else -1)
-        n = min(n, up if direction > 0 else down)
+        direction, n = direction_with_room(rng, n, back=k, ahead=last - k)
         goal = round(field["min"] + (k + direction * n) * field["step"],
                      step_decimals(field["step"]))
         return Sample(sample.params, sample.current_state, goal)

@@ -122,18 +122,13 @@ def test_offline_device_is_a_clear_error_in_bounded_time(adb_server):
     assert time.monotonic() - started < 20
 
 
-def test_a_device_lost_mid_episode_is_reported_in_the_step(adb_server):
+def test_a_device_lost_mid_episode_is_reported_in_the_step(adb_server,
+                                                           step_after_losing_the_device):
     device = Device(adb_server)
     env = gym.make("FineState-Mobile-v0", backend="adb", scene="control",
                    backend_options=device.options(timeout_s=15, retries=1)).unwrapped
     try:
-        obs, info = env.reset(seed=1, options={"component": "switch"})
-        device.stop()
-        started = time.monotonic()
-        _, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
-        assert time.monotonic() - started < 20
-        assert (reward, terminated, info["success"]) == (0.0, True, False)
-        assert device.serial in info["action_error"]
+        step_after_losing_the_device(env, device)
     finally:
         env.close()
 

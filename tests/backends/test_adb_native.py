@@ -276,18 +276,13 @@ def test_the_app_not_in_front_is_a_clear_error(adb_server, apk):
         device.stop()
 
 
-def test_a_device_lost_mid_episode_is_an_action_error_then_a_clear_error(adb_server, apk):
+def test_a_device_lost_mid_episode_is_an_action_error_then_a_clear_error(
+        adb_server, apk, step_after_losing_the_device):
     device = Device(adb_server)
     env = gym.make("FineState-Mobile-v0", backend="adb", scene="control",
                    backend_options=native(device, apk, retries=1)).unwrapped
     try:
-        obs, info = env.reset(seed=1, options={"component": "switch"})
-        device.stop()
-        started = time.monotonic()
-        _, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
-        assert time.monotonic() - started < 20
-        assert (reward, terminated, info["success"]) == (0.0, True, False)
-        assert device.serial in info["action_error"]
+        step_after_losing_the_device(env, device)
         started = time.monotonic()
         with pytest.raises(AdbBackendError, match=device.serial.replace(".", r"\.")):
             env.reset(seed=2, options={"component": "switch"})
