@@ -30,6 +30,12 @@ def descendants(pid: int) -> set[int]:
     return found
 
 
+def parent(pid: int) -> int | None:
+    """The pid of `pid`'s parent, or None once `pid` is gone."""
+    fields = _stat_fields(pid)
+    return int(fields[1]) if fields is not None else None
+
+
 def matching(word: bytes) -> set[int]:
     """Every living process whose executable path contains `word` (any parent)."""
     found = set()

@@ -109,11 +109,15 @@ def actor_pids(root: int) -> set[int]:
     """The Ray actors of the runner below process `root` (Ray titles them
     `ray::ClassName`): a local instance's are below its driver, a cluster's below
     the process that started its nodes."""
-    from finestate_env.backends.processes import descendants
+    from finestate_env.backends.processes import descendants, parent
 
     below = descendants(root)
-    return {pid for pid, line in _cmdlines().items()
-            if pid in below and line.startswith(b"ray::BatchActor")}
+    titled = {pid for pid, line in _cmdlines().items()
+              if pid in below and line.startswith(b"ray::BatchActor")}
+    # An actor starting its browser forks: until the child's exec it carries the
+    # actor's title (`ray::BatchActor.run`, its parent an actor). A loaded machine
+    # stretches that moment enough to be seen (twice in CI, and here under load).
+    return {pid for pid in titled if parent(pid) not in titled}
 
 
 def left_behind(pids: set[int]) -> set[int]:
@@ -178,10 +182,7 @@ def test_ctrl_c_stops_the_actors_and_leaves_no_browser(dataset, local_run, tmp_p
         replay_args(dataset, out, "--ray", "--workers", "2", "--batch-size", "1"),
         out / "results.jsonl", lines=2)
     assert process.poll() is None, process.stderr.read().decode()
-    # Two actors, and now and then a third process titled as one: seen once in a fresh
-    # clone's make test (Ray placing an actor on a second worker process). Every one of
-    # them must be gone after Ctrl-C, with its browsers.
-    assert len(actors) >= 2
+    assert len(actors) == 2
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
     assert process.wait(timeout=60) == 130
     assert "run the same command again to continue" in process.stderr.read().decode()
