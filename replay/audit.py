@@ -95,10 +95,11 @@ def audit_instance(backend, instance: Instance, density: int = 5,
     boxes = instance.boxes.current
     started = time.perf_counter()
     inside = grid(boxes.goal, density)
-    goal_results = probe_points(backend, instance, inside)
     in_goal = set(inside)
     over_core = [p for p in grid(boxes.core, core_density or 3 * density) if p not in in_goal]
-    core_results = probe_points(backend, instance, over_core)
+    # One probing run for both grids: each run begins with a render of its own.
+    probes = probe_points(backend, instance, inside + over_core)
+    goal_results, core_results = probes[:len(inside)], probes[len(inside):]
     seconds = time.perf_counter() - started
     reached = [p.p1 for p in goal_results + core_results if p.reached_goal]
     core_hits = [p.p1 for p in core_results if p.reached_goal]

@@ -62,6 +62,9 @@ def figures(folder: Path) -> tuple[list[dict], list[str]]:
             if report.get("median_audit_probes_per_s") is not None:
                 add(f"{label}, {scene_note}: audit probes/s, median over types",
                     report["median_audit_probes_per_s"], audit_target)
+                if report.get("median_first_audit_probes_per_s") is not None:
+                    add("  a page's first audit alone, median over types",
+                        report["median_first_audit_probes_per_s"])
             if report.get("replay"):
                 add(f"{label}: replay instances/s, one worker",
                     report["replay"]["one_worker_per_s"])

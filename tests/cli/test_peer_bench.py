@@ -96,6 +96,11 @@ def test_the_summary_sets_each_figure_beside_its_target(tmp_path):
     measured = json.loads((tmp_path / "bench.json").read_text())["median_cpu_ms_per_episode"]
     assert cpu["measured"] == measured and cpu["target"] == 35.0
     assert cpu["met"] == (measured <= 35.0)
+    audit = rows["web, lone control: audit probes/s, median over types"]
+    switch = json.loads((tmp_path / "bench.json").read_text())["components"][0]
+    assert audit["measured"] == switch["audit_probes_per_s"] > 0 and audit["target"] == 600.0
+    first = rows["  a page's first audit alone, median over types"]
+    assert first["measured"] == switch["first_audit_probes_per_s"] > 0 and first["target"] is None
     extra = rows["web: PSS per env beyond the first, worst of 2/4/8 envs"]
     assert extra["target"] == 120.0 and extra["measured"] > 0
     assert "bench-miniwob.json" in report["missing"] and "bench-soak.json" in report["missing"]

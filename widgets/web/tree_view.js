@@ -67,7 +67,12 @@ FineState.define("tree_view", (host, params, state, kit) => {
   }
   // Everything a probe can change, as first shown: at creation and on restore.
   // A click selects its row, so the selection goes back too.
+  // A probe that changed nothing leaves the rows as they are: rebuilding them would
+  // give the same DOM at the cost of a new style and layout.
   function reset(value) {
+    const same = expanded && selected === params.selected && expanded.size === value.length
+      && value.every((id) => expanded.has(id));
+    if (same) return;
     expanded = new Set(value);
     selected = params.selected;
     show();
