@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import string
 from collections.abc import Sequence
+from copy import deepcopy
 from typing import Any, Literal
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector.utils import read_from_shared_memory
+from gymnasium.vector.utils import batch_space, read_from_shared_memory
 
 from finestate_env.core.schema import CoordConvention
 
@@ -93,10 +94,52 @@ def instruction_text() -> InstructionText:
                            charset=INSTRUCTION_CHARSET)
 
 
+class ImageBox(spaces.Box):
+    """A Box of images with one lower and one upper bound for every pixel.
+
+    Gymnasium's Box keeps four arrays of the whole image (low, high and whether each
+    is bounded): 11 MiB for one 1280x720 screenshot, in every env, and again N times
+    over in a vector env's batched space. Here each is a read-only broadcast view of
+    one value, which costs nothing; everything else is the Box's own (it compares
+    equal to `Box(low, high, shape, dtype)`, and libraries that check
+    `isinstance(space, Box)` take it).
+    """
+
+    _BOUNDS = ("low", "high", "bounded_below", "bounded_above")
+
+    def __init__(self, low: float, high: float, shape: Sequence[int], dtype: Any,
+                 seed: Any = None) -> None:
+        super().__init__(low, high, shape=(1,), dtype=dtype, seed=seed)
+        self._shape = tuple(int(n) for n in shape)
+        self._broadcast_bounds()
+
+    def _broadcast_bounds(self) -> None:
+        for name in self._BOUNDS:
+            one = np.asarray(getattr(self, name)).reshape(-1)[:1].reshape(())
+            setattr(self, name, np.broadcast_to(one, self._shape))
+
+    def __getstate__(self) -> dict:
+        # One value per bound in a pickle (vector env workers, Ray), not the whole image.
+        state = dict(self.__dict__)
+        for name in self._BOUNDS:
+            state[name] = np.array(state[name].reshape(-1)[:1])
+        return state
+
+    def __setstate__(self, state: Any) -> None:
+        super().__setstate__(state)
+        self._broadcast_bounds()
+
+
+@batch_space.register(ImageBox)
+def _batch_image_box(space: ImageBox, n: int = 1) -> ImageBox:
+    return ImageBox(space.low.flat[0], space.high.flat[0], (n, *space.shape), space.dtype,
+                    seed=deepcopy(space.np_random))
+
+
 def image_space(shape: tuple[int, int, int], dtype: ObsDtype) -> spaces.Box:
     if dtype == "uint8":
-        return spaces.Box(0, 255, shape=shape, dtype=np.uint8)
-    return spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32)
+        return ImageBox(0, 255, shape, np.uint8)
+    return ImageBox(0.0, 1.0, shape, np.float32)
 
 
 def observation_space(image_shape: tuple[int, int, int], obs_type: ObsType = "dict",

@@ -1,0 +1,76 @@
+"""The screenshot's Box holds no image-sized arrays: one value per bound, seen whole
+through broadcast views, in every env and in a vector env's batched space. It is what
+Gymnasium's own Box of the same bounds is to everything that reads it."""
+
+from __future__ import annotations
+
+import pickle
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium import spaces
+from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
+from stable_baselines3.common.preprocessing import is_image_space
+
+from finestate_env.env.spaces import ImageBox, image_space
+
+SHAPE = (720, 1280, 3)
+BOUNDS = ("low", "high", "bounded_below", "bounded_above")
+
+
+def costs_nothing(space: spaces.Box) -> bool:
+    """Every bound array is a view of one value (all strides 0)."""
+    return all(not any(getattr(space, name).strides) for name in BOUNDS)
+
+
+@pytest.mark.parametrize(("dtype", "low", "high"), [("uint8", 0, 255), ("float32", 0.0, 1.0)])
+def test_the_image_box_is_gymnasiums_box_of_the_same_bounds(dtype, low, high):
+    light = image_space(SHAPE, dtype)
+    plain = spaces.Box(low, high, SHAPE, np.dtype(dtype))
+    assert costs_nothing(light) and not costs_nothing(plain)
+    assert light == plain and plain == light and isinstance(light, spaces.Box)
+    assert repr(light) == repr(plain) and light.shape == SHAPE and light.dtype == plain.dtype
+    for name in BOUNDS:
+        assert np.array_equal(getattr(light, name), getattr(plain, name))
+        assert not getattr(light, name).flags.writeable
+    assert light.is_bounded() and light.contains(light.sample())
+    assert not light.contains(np.zeros((720, 1280, 4), dtype))
+    if dtype == "uint8":
+        assert is_image_space(light) == is_image_space(plain)
+        assert not light.contains(np.full(SHAPE, 1.5, np.float32))
+
+
+def test_a_batch_of_image_boxes_costs_nothing_either():
+    single = image_space(SHAPE, "uint8")
+    batched = batch_space(single, 8)
+    assert isinstance(batched, ImageBox) and costs_nothing(batched)
+    assert batched == batch_space(spaces.Box(0, 255, SHAPE, np.uint8), 8)
+    buffer = create_empty_array(single, 3)
+    images = [np.full(SHAPE, value, np.uint8) for value in (0, 7, 255)]
+    assert np.array_equal(concatenate(single, images, buffer), np.stack(images))
+    assert batch_space(single, 3).contains(buffer)
+
+
+def test_a_pickled_image_box_is_small_and_the_same_space():
+    space = image_space(SHAPE, "uint8")
+    space.seed(3)
+    data = pickle.dumps(space)
+    assert len(data) < 4096  # Gymnasium's own Box of these bounds pickles 11 MB
+    back = pickle.loads(data)
+    assert isinstance(back, ImageBox) and costs_nothing(back) and back == space
+    assert np.array_equal(back.sample(), space.sample())  # the generator's state went too
+
+
+def test_the_envs_and_their_vector_env_keep_no_image_sized_bounds():
+    envs = gym.make_vec("FineState-Web-v0", num_envs=2, component="switch", scene="control")
+    try:
+        image = envs.single_observation_space["screenshot"]
+        assert costs_nothing(image) and costs_nothing(envs.observation_space["screenshot"])
+        assert all(costs_nothing(space["screenshot"])
+                   for space in envs.get_attr("observation_space"))
+        observations, _ = envs.reset(seed=0)
+        assert envs.observation_space.contains(observations)
+        assert observations["screenshot"].shape == (2, *SHAPE)
+    finally:
+        envs.close()
