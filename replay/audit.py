@@ -85,7 +85,12 @@ def grid(box: Box, per_side: int) -> list[tuple[float, float]]:
     return [(float(x), float(y)) for y in ys for x in xs]
 
 
-def audit_instance(backend, instance: Instance, density: int = 5,
+# Probes per side of the goal box by default (and three times as many over the core
+# box): what `finestate audit` and `make bench` use.
+DENSITY = 5
+
+
+def audit_instance(backend, instance: Instance, density: int = DENSITY,
                    core_density: int | None = None) -> AuditReport:
     """Probe `instance` (already rendered by `env.reset`) and report on its goal box.
 

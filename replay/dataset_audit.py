@@ -22,7 +22,7 @@ from PIL import Image
 
 from finestate_env.backends import Backend, BackendCrashed
 from finestate_env.core.schema import Instance
-from finestate_env.replay.audit import audit_instance
+from finestate_env.replay.audit import DENSITY, audit_instance
 from finestate_env.replay.backend_pool import BackendPool
 from finestate_env.replay.drawing import crop_around, draw_boxes, draw_points
 from finestate_env.runs.jobs import FILES, run_jobs
@@ -90,7 +90,7 @@ def _make_worker(density: int, backend_options: dict[str, Any] | None) -> AuditW
     return AuditWorker(density, backend_options)
 
 
-def audit_file(instances: list[Instance], out: Path, density: int = 5, workers: int = 1,
+def audit_file(instances: list[Instance], out: Path, density: int = DENSITY, workers: int = 1,
                progress: bool = True, backend_options: dict[str, Any] | None = None,
                ray: RaySpec | None = None) -> tuple[list[dict], dict]:
     """Audit every instance not yet in `out/audit.jsonl`; writes `out/audit_summary.json`.

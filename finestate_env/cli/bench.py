@@ -25,7 +25,7 @@ from finestate_env.agents.scripted import OracleAgent
 from finestate_env.backends.processes import descendants, memory_kib
 from finestate_env.cli.peer_worker import tree_cpu_ms
 from finestate_env.components import scenes
-from finestate_env.replay.audit import audit_instance
+from finestate_env.replay.audit import DENSITY, audit_instance
 
 # Instances audited per type for the probes/s figure (after one untimed audit).
 AUDIT_INSTANCES = 5
@@ -42,8 +42,7 @@ def audit_rates(env, density: int, first_seed: int,
     rates, probes, seconds = [], 0, 0.0
     for seed in range(first_seed, first_seed + instances + 1):
         env.reset(seed=seed)
-        report = audit_instance(env.backend, env.instance, density=density,
-                                core_density=2 * density)
+        report = audit_instance(env.backend, env.instance, density=density)
         rates.append(report.probes_per_second)
         if seed > first_seed:
             probes += report.goal_probes + report.core_probes
@@ -52,7 +51,7 @@ def audit_rates(env, density: int, first_seed: int,
 
 
 def bench_component(component: str, episodes: int, viewport: str,
-                    env_id: str = "FineState-Web-v0", audit_density: int = 4,
+                    env_id: str = "FineState-Web-v0", audit_density: int = DENSITY,
                     backend: dict | None = None, scene: str | None = None) -> dict:
     env = gym.make(env_id, component=component, viewport=viewport, timings=True,
                    **_scene_option(scene), **(backend or {})).unwrapped
@@ -152,8 +151,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", default=None, help="a non-default backend, e.g. adb")
     parser.add_argument("--backend-options", type=json.loads, default=None,
                         help='JSON passed to the backend, e.g. \'{"serial": "emulator-5554"}\'')
-    parser.add_argument("--audit-density", type=int, default=4,
-                        help="audit probes per side of the goal box (0: no audit figure)")
+    parser.add_argument("--audit-density", type=int, default=DENSITY,
+                        help="audit probes per side of the goal box, three times as many "
+                             "over the core box, as `finestate audit` (0: no audit figure)")
     parser.add_argument("--scene", default=None, choices=scenes.SCENES,
                         help="the scene to measure (default: the env's own)")
     parser.add_argument("--out", default="bench.json")

@@ -219,13 +219,15 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _audit(args: argparse.Namespace) -> int:
     from finestate_env.datasets.formats import read_instances
+    from finestate_env.replay.audit import DENSITY
     from finestate_env.replay.dataset_audit import audit_file
 
     instances = read_instances(args.instances, skip_invalid=args.skip_invalid)
     _say_skipped(args.instances, instances.skipped)
     out = Path(args.out)
+    density = DENSITY if args.density is None else args.density
     try:
-        records, summary = audit_file(instances.items, out, density=args.density,
+        records, summary = audit_file(instances.items, out, density=density,
                                       workers=args.workers or 1, progress=not args.quiet,
                                       ray=_ray_spec(args))
     except KeyboardInterrupt:
@@ -422,6 +424,16 @@ def _image_size(value: str) -> tuple[int, int]:
     if width < 1 or height < 1:
         raise argparse.ArgumentTypeError(f"{value!r}: width and height must be positive")
     return width, height
+
+
+def _whole_number(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{value!r}: must be at least 1")
+    return number
 
 
 def _generate(args: argparse.Namespace) -> int:
@@ -685,8 +697,9 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--out", required=True,
                        help="folder for audit.jsonl, audit_summary.json and pictures of "
                             "unsound boxes; an existing one is continued")
-    audit.add_argument("--density", type=int, default=5,
-                       help="probes per side inside the goal box (3x that over core)")
+    audit.add_argument("--density", type=_whole_number, default=None,
+                       help="probes per side inside the goal box, 3x that over core "
+                            "(default: replay.audit.DENSITY, 5)")
     audit.add_argument("--workers", type=int, default=None,
                        help="processes, each with its own browser (default 1); with --ray, "
                             "Ray actors")

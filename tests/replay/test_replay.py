@@ -152,6 +152,11 @@ def test_audit_of_generated_boxes_is_sound(dataset, tmp_path):
     summary = json.loads((tmp_path / "audit" / "audit_summary.json").read_text())
     assert summary["status"] == {"sound": len(TYPES), "unsound": 0, "not_replayable": 0,
                                  "error": 0}
+    for density in ("0", "two"):
+        refused = run_cli("audit", "--instances", str(path), "--out", str(tmp_path / density),
+                          "--density", density)
+        assert refused.returncode == 2 and "argument --density: " in refused.stderr
+        assert not (tmp_path / density).exists()
 
 
 def test_interrupted_replay_resumes_to_the_same_results(dataset, tmp_path):
