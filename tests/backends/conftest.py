@@ -6,6 +6,7 @@ import time
 
 import pytest
 from adb_standin import Device, kill_server, start_server
+from fake_adb_device import SCREEN, STATUS_BAR
 
 from finestate_env.agents.scripted import OracleAgent
 
@@ -39,3 +40,22 @@ def step_after_losing_the_device():
         return info
 
     return lose
+
+
+@pytest.fixture
+def assert_boxes_below_the_bar():
+    """`(live, info_boxes) -> None`: the boxes a device reported for instance `live` are
+    those the emulated phone measures on a page of the same size, moved down by the
+    stand-in's status bar, exactly."""
+    from finestate_env.backends.mobile import MobileBackend
+
+    def check(live, info_boxes) -> None:
+        with MobileBackend(viewport=(SCREEN[0], SCREEN[1] - STATUS_BAR)) as phone:
+            emulated = phone.render(live).boxes
+        for config in ("current", "target"):
+            for name in ("loc", "core", "goal", "now"):
+                x1, y1, x2, y2 = getattr(getattr(emulated, config), name)
+                assert info_boxes[config][name].tolist() == [
+                    x1, y1 + STATUS_BAR, x2, y2 + STATUS_BAR]
+
+    return check

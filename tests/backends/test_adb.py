@@ -57,22 +57,14 @@ def test_probes_restored_in_page_give_the_states_of_one_render_per_probe(env, ty
     assert fast == Backend.probe(env.backend, instance.live, instance.gesture, p0, points)
 
 
-def test_screen_frame_is_found_and_boxes_are_screen_pixels(env):
+def test_screen_frame_is_found_and_boxes_are_screen_pixels(env, assert_boxes_below_the_bar):
     _, info = env.reset(seed=4, options={"component": "switch"})
     # Calibration found the page under the device's 120-pixel status bar at scale 3.
     assert env.backend.frame == (float(SCALE), 0, STATUS_BAR)
     assert env.backend.layout_viewport == (SCREEN[0] // SCALE, (SCREEN[1] - STATUS_BAR) // SCALE)
     # Boxes come in screen pixels: they are the boxes the emulated phone measures
     # for the same instance on a page of the same size, moved down by the bar.
-    from finestate_env.backends.mobile import MobileBackend
-
-    with MobileBackend(viewport=(SCREEN[0], SCREEN[1] - STATUS_BAR)) as phone:
-        emulated = phone.render(env.instance.live).boxes
-    for config in ("current", "target"):
-        for name in ("loc", "core", "goal", "now"):
-            x1, y1, x2, y2 = getattr(getattr(emulated, config), name)
-            assert info["boxes"][config][name].tolist() == [
-                x1, y1 + STATUS_BAR, x2, y2 + STATUS_BAR]
+    assert_boxes_below_the_bar(env.instance.live, info["boxes"])
 
 
 def test_screencap_png_is_decoded(env):

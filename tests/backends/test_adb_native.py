@@ -144,19 +144,11 @@ def test_info_has_the_keys_and_types_of_the_emulated_phone(env):
     assert _types_of(native_step) == _types_of(phone_step)
 
 
-def test_boxes_are_the_controls_in_screen_pixels(env):
+def test_boxes_are_the_controls_in_screen_pixels(env, assert_boxes_below_the_bar):
     """The stand-in's app draws the emulated phone's control under its status bar: the
     reported boxes are the emulated phone's moved down by the bar, exactly."""
-    from finestate_env.backends.mobile import MobileBackend
-
     _, info = env.reset(seed=6, options={"component": "rating"})
-    with MobileBackend(viewport=(SCREEN[0], SCREEN[1] - STATUS_BAR)) as phone:
-        emulated = phone.render(env.instance.live).boxes
-    for config in ("current", "target"):
-        for name in ("loc", "core", "goal", "now"):
-            x1, y1, x2, y2 = getattr(getattr(emulated, config), name)
-            assert info["boxes"][config][name].tolist() == [
-                x1, y1 + STATUS_BAR, x2, y2 + STATUS_BAR]
+    assert_boxes_below_the_bar(env.instance.live, info["boxes"])
 
 
 def test_page_scene_is_a_clear_error(device, apk):
