@@ -107,6 +107,7 @@ def state_check(tmp_path_factory) -> Path:
         stub.write_text("\n".join(_inert(line) for line in stub.read_text().splitlines()) + "\n")
     shutil.copytree(FAKES / "android", android / "android", dirs_exist_ok=True)
     sources = [*sorted((android / "android").rglob("*.java")), *sorted(SOURCES.glob("*.java")),
+               Path(__file__).parent / "jvm" / "CheckLines.java",
                Path(__file__).parent / "jvm" / "StateCheck.java",
                Path(__file__).parent / "jvm" / "DragCheck.java",
                Path(__file__).parent / "jvm" / "RouteCheck.java"]
@@ -160,6 +161,19 @@ OWN_TOUCH = ["knob", "time_picker", "chart_point", "drag_reorder", "zoom_pan", "
              "tree_view"]
 
 
+def _json_check(classes: Path, program: str, lines: list[str], cases: list) -> list[dict]:
+    """Run check `program` (tests/android/jvm) on `lines`, one per case: its JSON answers,
+    none of them an error."""
+    done = subprocess.run(["java", "-cp", f"{classes}:{ANDROID_JSON}",
+                           f"org.finestate.views.{program}"], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=300, check=True)
+    results = done.stdout.splitlines()
+    assert len(results) == len(cases)
+    for (name, _), line in zip(cases, results, strict=True):
+        assert not line.startswith("ERROR"), f"{name}: {line}"
+    return [json.loads(line) for line in results]
+
+
 def test_own_touch_types_reach_the_goal_by_the_oracles_gesture(state_check):
     """The app's own geometry and touch handling, over the fakes (their simple layout places
     views by their layout params): for 10 phone instances of each type, the goal box lies in
@@ -175,14 +189,8 @@ def test_own_touch_types_reach_the_goal_by_the_oracles_gesture(state_check):
                                     json.dumps(sample.current_state),
                                     json.dumps(sample.goal_state), kind.gesture]))
             cases.append((name, sample))
-    done = subprocess.run(["java", "-cp", f"{state_check}:{ANDROID_JSON}",
-                           "org.finestate.views.DragCheck"], input="\n".join(lines) + "\n",
-                          capture_output=True, text=True, timeout=300, check=True)
-    results = done.stdout.splitlines()
-    assert len(results) == len(cases)
-    for (name, sample), line in zip(cases, results, strict=True):
-        assert not line.startswith("ERROR"), f"{name}: {line}"
-        result = json.loads(line)
+    for (name, sample), result in zip(cases, _json_check(state_check, "DragCheck", lines, cases),
+                                      strict=True):
         kind, goal = COMPONENTS[name], sample.goal_state
         core, aim = result["boxes"]["core"], result["boxes"]["goal"]
         # The card fits a 360 dp phone (at density 3) inside the stage's 8 dp margins.
@@ -226,15 +234,9 @@ def test_far_goals_are_reached_a_tap_at_a_time_as_the_reach_counts(state_check):
                                     json.dumps(sample.current_state),
                                     json.dumps(sample.goal_state)]))
             cases.append((name, sample))
-    done = subprocess.run(["java", "-cp", f"{state_check}:{ANDROID_JSON}",
-                           "org.finestate.views.RouteCheck"], input="\n".join(lines) + "\n",
-                          capture_output=True, text=True, timeout=300, check=True)
-    results = done.stdout.splitlines()
-    assert len(results) == len(cases)
     far = dict.fromkeys(FAR_TYPES, 0)
-    for (name, sample), line in zip(cases, results, strict=True):
-        assert not line.startswith("ERROR"), f"{name}: {line}"
-        result = json.loads(line)
+    for (name, sample), result in zip(cases, _json_check(state_check, "RouteCheck", lines, cases),
+                                      strict=True):
         kind = COMPONENTS[name]
         planned = kind.oracle_actions(sample.params, sample.current_state, sample.goal_state)
         far[name] += planned > 1

@@ -1,13 +1,8 @@
 package org.finestate.views;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
-
-import org.json.JSONArray;
-import org.json.JSONObject;
 
 /**
  * Far goals on the host JVM (over the fakes and their simple layout): per line "component TAB
@@ -20,40 +15,28 @@ public final class RouteCheck {
     private static final int MOST_TAPS = 12;
 
     public static void main(String[] args) throws Exception {
-        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, "UTF-8"));
-        StringBuilder out = new StringBuilder();
-        android.app.Activity activity = new android.app.Activity();
-        for (String line; (line = in.readLine()) != null;) {
-            String[] f = line.split("\t");
-            try {
-                JSONObject params = new JSONObject(f[1]);
-                Object current = Controls.plain(new JSONArray("[" + f[2] + "]").opt(0));
-                Object goal = Controls.plain(new JSONArray("[" + f[3] + "]").opt(0));
-                Control live = Controls.create(f[0], new Ui(activity, "material-light"), params);
-                live.card = live.build(current);
-                ArrayList<Object> reaches = new ArrayList<Object>();
-                ArrayList<Object> boxes = new ArrayList<Object>();
-                for (int taps = 0;; taps++) {
-                    android.view.ViewGroup.layOut(live.card, 0, 0, 1080);
-                    Map<String, int[]> measured = live.boxes(goal, null);
-                    Integer reach = live.reach(goal);
-                    reaches.add(reach);
-                    boxes.add(measured);
-                    if (reach == null || reach == 0 || taps == MOST_TAPS) break;
-                    int[] aim = measured.get("goal");
-                    int x = Ui.centre(aim[0], aim[2]);
-                    int y = Ui.centre(aim[1], aim[3]);
-                    Probe.drag(live, x, y, x, y);
-                }
-                Map<String, Object> result = new LinkedHashMap<String, Object>();
-                result.put("reaches", reaches);
-                result.put("boxes", boxes);
-                result.put("state", live.state());
-                out.append(Json.write(result)).append('\n');
-            } catch (Exception e) {
-                out.append("ERROR ").append(e).append('\n');
+        CheckLines.run(" ", line -> {
+            Object goal = line.second;
+            Control live = line.control(line.first);
+            ArrayList<Object> reaches = new ArrayList<Object>();
+            ArrayList<Object> boxes = new ArrayList<Object>();
+            for (int taps = 0;; taps++) {
+                android.view.ViewGroup.layOut(live.card, 0, 0, 1080);
+                Map<String, int[]> measured = live.boxes(goal, null);
+                Integer reach = live.reach(goal);
+                reaches.add(reach);
+                boxes.add(measured);
+                if (reach == null || reach == 0 || taps == MOST_TAPS) break;
+                int[] aim = measured.get("goal");
+                int x = Ui.centre(aim[0], aim[2]);
+                int y = Ui.centre(aim[1], aim[3]);
+                Probe.drag(live, x, y, x, y);
             }
-        }
-        System.out.print(out);
+            Map<String, Object> result = new LinkedHashMap<String, Object>();
+            result.put("reaches", reaches);
+            result.put("boxes", boxes);
+            result.put("state", live.state());
+            return Json.write(result);
+        });
     }
 }
