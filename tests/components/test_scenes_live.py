@@ -267,6 +267,29 @@ def test_qt_collateral_when_the_agent_operates_a_distractor(desktop_page_env):
     assert json.loads(info["collateral_changed"]) == [distractor.label]
 
 
+def test_the_fullest_qt_reorder_lists_fit_their_slots(desktop_page_env):
+    """The sampler sizes a reorder list by the web's card; Qt's list spaces its first and
+    last rows too. The pages whose list fills its slot the most (rows 8 px apart, found by
+    sampling alone) render on the desktop: the Qt app raises on a card over its slot (a
+    3000-episode soak met one at seed 2422 before the desktop's pad)."""
+    env = desktop_page_env
+    slack = {}
+    for seed in range(400):
+        gym.Env.reset(env, seed=seed)
+        live = env._sample_live(seed, "drag_reorder")
+        p, rows = live.params, len(live.current_state)
+        if p["gap"] == 8:
+            web_card = 56 + rows * (p["row_height"] + p["gap"]) - p["gap"]
+            slack[seed] = live.scene.rect[3] - 2 * 8 - web_card
+    fullest = sorted(slack, key=slack.get)[:3]
+    assert slack[fullest[0]] < 8  # the fullest list leaves less than one row gap free
+    for seed in fullest:
+        _reset(env, "drag_reorder", seed)
+        x, y, w, h = env.instance.live.scene.rect
+        loc = env.instance.boxes.current.loc
+        assert x <= loc[0] and loc[2] <= x + w and y <= loc[1] and loc[3] <= y + h
+
+
 def test_instance_records_its_scene(page_env):
     _reset(page_env, "slider", 4)
     instance = page_env.instance

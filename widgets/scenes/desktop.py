@@ -29,7 +29,9 @@ from finestate_env.components.scenes import (
 # checkbox rows; a carousel's dots row, a list's and a tree's frame are taller: those
 # are sampled for less than the slot (`pad`), and a checkbox card and a colour grid get
 # taller slots. Where Qt draws a type smaller than the web (a time list, a tab page, a
-# dial), its slot is smaller: the page has room for more.
+# dial), its slot is smaller: the page has room for more. A reorder list's spacing pads
+# its first and last rows too (up to 8 px the web's list does not have, less 5 px of the
+# web card's chrome): a list that fills its slot on the web is 3 px too tall in Qt.
 _SMALLER = {"knob": 250, "switch": 240, "tabs": 210}
 METRICS = Metrics(
     heading=HEADING, gap=GAP,
@@ -42,7 +44,8 @@ METRICS = Metrics(
             "tree_view"),
     narrow_width=372, main_width=616, side_min=360,
     pad={"seek_bar": (128, 0), "chart_point": (10, 0), "table_column": (10, 0),
-         "checkbox": (0, 52), "carousel": (0, 12), "list_box": (0, 24), "tree_view": (0, 8)})
+         "checkbox": (0, 52), "carousel": (0, 12), "list_box": (0, 24), "tree_view": (0, 8),
+         "drag_reorder": (0, 3)})
 
 PREFERENCES = PageTemplate(
     name="preferences", chrome="dialog", dock="Preferences",
