@@ -30,6 +30,22 @@ def pss_mib() -> float:
     return memory_kib(descendants(me) | {me})["pss"] / 1024
 
 
+def _episode_failure(env, agent, seed: int) -> dict | None:
+    """What went wrong in the oracle's episode of `seed` (None: it reached the goal),
+    with what it takes to look again: a reset or step that raises is recorded, and the
+    soak goes on with the next seed rather than losing every figure before it."""
+    try:
+        obs, info = env.reset(seed=seed)
+        _, reward, _, _, step_info = env.step(agent.act(obs, info))
+    except Exception as exc:  # noqa: BLE001 (any error is the soak's finding)
+        return {"episode": seed, "seed": seed, "error": f"{type(exc).__name__}: {exc}"}
+    if reward == 1.0 and step_info["action_error"] is None:
+        return None
+    return {"episode": seed, "seed": seed, "component": step_info["component"],
+            "action_error": step_info["action_error"], "state": step_info["state"],
+            "goal_state": info["goal_state"]}
+
+
 def soak(env_id: str, episodes: int, every: int, settle: int) -> dict:
     env = gym.make(env_id)
     agent = OracleAgent()
@@ -37,11 +53,9 @@ def soak(env_id: str, episodes: int, every: int, settle: int) -> dict:
     started = time.perf_counter()
     try:
         for episode in range(1, episodes + 1):
-            obs, info = env.reset(seed=episode)
-            _, reward, _, _, step_info = env.step(agent.act(obs, info))
-            if reward != 1.0 or step_info["action_error"] is not None:
-                failures.append({"episode": episode, "component": step_info["component"],
-                                 "action_error": step_info["action_error"]})
+            failure = _episode_failure(env, agent, episode)
+            if failure:
+                failures.append(failure)
             if episode == 1:
                 started_pids = descendants(os.getpid())
             if episode % every == 0 or episode in (settle, episodes):
