@@ -167,6 +167,21 @@ PAGE_FINGERPRINT = """() => {
             [...stage.querySelectorAll("*")].map((e) => [e.scrollTop, e.scrollLeft])]; }"""
 
 
+def test_a_reset_shows_what_a_fresh_page_build_shows(browser_page_env, component):
+    """A reset draws the page in the goal state to measure the target configuration, then
+    builds the target alone again in the current state (stage.js, showTarget): the page
+    then holds what building it whole shows (markup, boxes, state, pixels)."""
+    env = browser_page_env
+    obs, info = _reset(env, component, 7)
+    after_reset = [env.backend.evaluate(PAGE_FINGERPRINT), obs["screenshot"]]
+    boxes, state = env.backend.render_current(env.instance.live)  # the whole page, built anew
+    assert env.backend.evaluate(PAGE_FINGERPRINT) == after_reset[0]
+    assert np.array_equal(env.backend.screenshot(), after_reset[1])
+    assert boxes == env.instance.boxes.current
+    assert components.COMPONENTS[component].states_equal(
+        state, decode_state(info["current_state"]), env.instance.live.params)
+
+
 @pytest.mark.parametrize("kind", ["slider", "switch", "date_picker", "drag_reorder",
                                   "segmented", "zoom_pan"])
 def test_probes_restore_the_whole_page_in_place(browser_page_env, kind):

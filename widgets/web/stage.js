@@ -15,6 +15,7 @@
   const blockPainters = new Map();  // scene.js: what draws each kind of page block
   const stage = document.getElementById("stage");
   let active = null;
+  let activeHost = null;  // the target's host on a page (rebuilt alone by showTarget)
   // A page scene's other controls, each {control, spec, host}: read back after a step
   // (collateral changes) and restored in place with the target between probes.
   let distractors = [];
@@ -210,6 +211,16 @@
   // A control sits at its slot's top-left inside the stage's margin and must fit
   // the slot whole (its sampler was given the slot as viewport): a control that
   // overflows would cover its neighbours, so it is an error, never a clip.
+  function seat(host, rect, what, template) {
+    const margin = 8;
+    host.style.left = `${rect[0] + margin}px`;
+    host.style.top = `${rect[1] + margin}px`;
+    if (host.offsetWidth > rect[2] - 2 * margin || host.offsetHeight > rect[3] - 2 * margin) {
+      throw new Error(`scene ${template}: the ${what} (${host.offsetWidth}x` +
+                      `${host.offsetHeight}) overflows its slot ${rect.join(",")}`);
+    }
+  }
+
   function showPage(spec) {
     const scene = spec.scene;
     const page = kit.el("div", { class: "fs-page" });
@@ -227,19 +238,26 @@
     const target = build(spec.component, spec.params, spec.state, attach);
     const others = scene.distractors.map((d) => ({
       ...build(d.component, d.params, d.state, attach), spec: d }));
-    const margin = 8;
-    const seat = (host, rect, what) => {
-      host.style.left = `${rect[0] + margin}px`;
-      host.style.top = `${rect[1] + margin}px`;
-      if (host.offsetWidth > rect[2] - 2 * margin || host.offsetHeight > rect[3] - 2 * margin) {
-        throw new Error(`scene ${scene.template}: the ${what} (${host.offsetWidth}x` +
-                        `${host.offsetHeight}) overflows its slot ${rect.join(",")}`);
-      }
-    };
-    seat(target.host, scene.rect, `target ${spec.component}`);
-    for (const o of others) seat(o.host, o.spec.rect, `${o.spec.component} '${o.spec.label}'`);
+    seat(target.host, scene.rect, `target ${spec.component}`, scene.template);
+    for (const o of others) {
+      seat(o.host, o.spec.rect, `${o.spec.component} '${o.spec.label}'`, scene.template);
+    }
     distractors = others;
     active = target.control;
+    activeHost = target.host;
+    return target.control;
+  }
+
+  // The page shown stays; its target alone is built again, in `spec.state`, in its
+  // host's place. The DOM is then what showPage(spec) builds (the same nodes in the
+  // same order), without rebuilding the template and every distractor.
+  function showTarget(spec) {
+    const old = activeHost;
+    const target = build(spec.component, spec.params, spec.state,
+                         (node) => old.replaceWith(node));
+    seat(target.host, spec.scene.rect, `target ${spec.component}`, spec.scene.template);
+    active = target.control;
+    activeHost = target.host;
     return target.control;
   }
 
@@ -249,8 +267,10 @@
                                                                : control.state()));
   }
 
-  async function render(spec) {
-    const control = show(spec);
+  // `targetOnly`: the page shown is spec's own (prepare's second render), so only the
+  // target is built again (showTarget); a lone control is rebuilt whole either way.
+  async function render(spec, targetOnly = false) {
+    const control = targetOnly && spec.scene ? showTarget(spec) : show(spec);
     // Settled: layout is forced by the measurement below and fonts are local;
     // waiting for pending font loads covers the first render of a session.
     await document.fonts.ready;
@@ -370,7 +390,7 @@
     async prepare(spec) {
       await render({ ...spec, state: spec.goal });
       const target = withFrozenLayout(() => active.boxes(spec.goal));
-      const shown = await render(spec);
+      const shown = await render(spec, true);
       return { target, current: withFrozenLayout(() => active.boxes(spec.goal)), state: shown,
                ...sceneReport() };
     },
