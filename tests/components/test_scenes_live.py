@@ -247,6 +247,20 @@ def test_qt_app_takes_no_state_from_its_socket(desktop_page_env, component):
     assert np.array_equal(backend.screenshot(), pixels)
 
 
+def test_a_qt_reset_shows_what_a_fresh_page_build_shows(desktop_page_env, component):
+    """The Qt app's render builds the target alone again after measuring the goal
+    configuration (Stage.show_target): the screen is then what a whole new page shows
+    (probing with no gesture ends with one, as every probing run does)."""
+    env = desktop_page_env
+    obs, info = _reset(env, component, 7)
+    instance = env.instance
+    env.backend.probe(instance.live, instance.gesture, box_center(instance.boxes.current.now), [])
+    assert np.array_equal(env.backend.screenshot(), obs["screenshot"])
+    assert env.backend.measure(instance.live.goal_state).boxes == instance.boxes.current
+    assert components.COMPONENTS[component].states_equal(
+        env.backend.read_state(), decode_state(info["current_state"]), instance.live.params)
+
+
 @pytest.mark.parametrize("kind", ["slider", "switch", "date_picker", "drag_reorder",
                                   "segmented", "zoom_pan", "stepper"])
 def test_qt_probes_restore_the_whole_page(desktop_page_env, kind):

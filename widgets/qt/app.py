@@ -117,6 +117,21 @@ class Stage(QWidget):
         self.fresh = [d.snapshot() for d in self.distractors]
         return self.control
 
+    def show_target(self, spec: dict[str, Any], state: Any):
+        """The target of the spec shown, built again in `state`; on a page the template
+        and the distractors stay (they are what a fresh show_spec would build), and the
+        target's card goes back under them, where a fresh build stacks it."""
+        if not spec.get("scene"):
+            return self.show_spec(spec, state)
+        self._drop_focus()
+        scene = spec["scene"]
+        _remove(self.control)
+        self.control = self._seat(spec["component"], spec["params"], state, scene["rect"],
+                                  f"target {spec['component']}", scene["template"])
+        if self.distractors:
+            self.control.card.stackUnder(self.distractors[0].card)
+        return self.control
+
     def _seat(self, component: str, params: dict[str, Any], state: Any, rect: list[int],
               what: str, template: str) -> Control:
         control = RENDERERS[component](self, params, state)
@@ -240,7 +255,7 @@ class Server(QObject):
             self.probing = None
             control = self.stage.show_spec(spec, spec["goal"])
             target = control.boxes(spec["goal"])
-            control = self.stage.show_spec(spec, spec["state"])
+            control = self.stage.show_target(spec, spec["state"])
             current = control.boxes(spec["goal"])
             self._flush_pixels()
             return {"current": current, "target": target, "state": control.state(),
