@@ -57,17 +57,30 @@ def alive(pids: set[int]) -> set[int]:
 
 def memory_kib(pids: set[int]) -> dict[str, int]:
     """`peak_rss` (sum of each process's VmHWM: an upper bound, shared pages counted
-    in every process) and `pss` (proportional set size now: shared pages split)."""
-    peak = pss = 0
+    in every process), `pss` (proportional set size now: shared pages split) and `uss`
+    (unique set size now: the pages only one process maps). Other processes mapping
+    the same files (a second Chromium, another Qt app) lower `pss` but not `uss`."""
+    peak = pss = uss = 0
     for pid in pids:
         try:
             with open(f"/proc/{pid}/status") as f:
                 peak += next((int(line.split()[1]) for line in f if line.startswith("VmHWM:")), 0)
             with open(f"/proc/{pid}/smaps_rollup") as f:
-                pss += next((int(line.split()[1]) for line in f if line.startswith("Pss:")), 0)
+                for line in f:
+                    field, _, rest = line.partition(":")
+                    if field == "Pss":
+                        pss += int(rest.split()[0])
+                    elif field in ("Private_Clean", "Private_Dirty"):
+                        uss += int(rest.split()[0])
         except OSError:
             continue
-    return {"peak_rss": peak, "pss": pss}
+    return {"peak_rss": peak, "pss": pss, "uss": uss}
+
+
+def tree_memory_mib(root: int | None = None) -> dict[str, float]:
+    """memory_kib of `root` (default: this process) and everything it started, in MiB."""
+    root = os.getpid() if root is None else root
+    return {k: v / 1024 for k, v in memory_kib(descendants(root) | {root}).items()}
 
 
 def start_time(pid: int) -> int | None:

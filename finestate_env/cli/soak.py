@@ -6,6 +6,11 @@ relies on: no failed episode (the oracle reaches every goal, no action_error), P
 the end within `--tolerance-mib` of PSS after `--settle` episodes, and no process left
 once the env is closed. Exits 1 when a check fails. `make bench` runs a short one.
 
+Run it alone. PSS splits a shared page among every process that maps it, so another
+Chromium or Qt app on the machine lowers the env's PSS while it runs (a desktop soak
+beside other Qt apps read 186-191 MiB, then 249 once they had ended). USS, the pages
+only the env's own processes map, does not move with them: it is sampled beside PSS.
+
     python -m finestate_env.cli.soak --episodes 10000                 # the web
     python -m finestate_env.cli.soak --env FineState-Desktop-v0 --episodes 3000
 """
@@ -22,12 +27,7 @@ import gymnasium as gym
 
 import finestate_env  # noqa: F401 (registers the ids)
 from finestate_env.agents.scripted import OracleAgent
-from finestate_env.backends.processes import alive, descendants, memory_kib
-
-
-def pss_mib() -> float:
-    me = os.getpid()
-    return memory_kib(descendants(me) | {me})["pss"] / 1024
+from finestate_env.backends.processes import alive, descendants, tree_memory_mib
 
 
 def _episode_failure(env, agent, seed: int) -> dict | None:
@@ -59,9 +59,12 @@ def soak(env_id: str, episodes: int, every: int, settle: int) -> dict:
             if episode == 1:
                 started_pids = descendants(os.getpid())
             if episode % every == 0 or episode in (settle, episodes):
-                samples.append({"episode": episode, "pss_mib": round(pss_mib(), 1),
+                memory = tree_memory_mib()
+                samples.append({"episode": episode, "pss_mib": round(memory["pss"], 1),
+                                "uss_mib": round(memory["uss"], 1),
                                 "seconds": round(time.perf_counter() - started, 1)})
                 print(f"episode {episode:>6}: PSS {samples[-1]['pss_mib']:7.1f} MiB, "
+                      f"USS {samples[-1]['uss_mib']:7.1f} MiB, "
                       f"{episode / (time.perf_counter() - started):5.1f} episodes/s, "
                       f"{len(failures)} failed", flush=True)
     finally:
@@ -71,6 +74,8 @@ def soak(env_id: str, episodes: int, every: int, settle: int) -> dict:
     return {"env": env_id, "episodes": episodes, "samples": samples, "failures": failures,
             "pss_after_settle_mib": after_settle, "pss_end_mib": samples[-1]["pss_mib"],
             "growth_mib": round(samples[-1]["pss_mib"] - after_settle, 1),
+            "uss_growth_mib": round(samples[-1]["uss_mib"] - next(
+                s["uss_mib"] for s in samples if s["episode"] == settle), 1),
             "processes_left": sorted(alive(started_pids)),
             "episodes_per_s": episodes / (time.perf_counter() - started)}
 
@@ -93,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.env}: PSS {report['pss_after_settle_mib']:.0f} MiB after {args.settle} "
           f"episodes, {report['pss_end_mib']:.0f} MiB after {args.episodes} "
           f"({report['growth_mib']:+.0f} MiB; {'within' if flat else 'beyond'} "
-          f"{args.tolerance_mib:.0f}); {len(report['failures'])} failed episodes; "
+          f"{args.tolerance_mib:.0f}; USS {report['uss_growth_mib']:+.0f}); "
+          f"{len(report['failures'])} failed episodes; "
           f"{len(report['processes_left'])} processes left; wrote {args.out}")
     return 0 if flat and not report["failures"] and not report["processes_left"] else 1
 

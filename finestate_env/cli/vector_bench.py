@@ -25,13 +25,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 import finestate_env  # noqa: F401 (registers the ids)
-from finestate_env.backends.processes import descendants, memory_kib
+from finestate_env.backends.processes import tree_memory_mib
 from finestate_env.core.coords import box_center
-
-
-def pss_mib() -> float:
-    me = os.getpid()
-    return memory_kib(descendants(me) | {me})["pss"] / 1024
 
 
 def oracle_actions(infos: dict) -> dict[str, np.ndarray]:
@@ -58,7 +53,7 @@ def bench_envs(env_id: str, num_envs: int, steps: int, scene: str | None = None,
     envs = make_envs(env_id, num_envs, mode, options)
     try:
         _, infos = envs.reset(seed=0)
-        memory = pss_mib()
+        memory = tree_memory_mib()["pss"]
         successes = 0
         started = time.perf_counter()
         for _ in range(steps):

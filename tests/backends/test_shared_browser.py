@@ -17,15 +17,10 @@ import numpy as np
 import pytest
 
 from finestate_env.agents.scripted import OracleAgent
-from finestate_env.backends.processes import alive, descendants, memory_kib
+from finestate_env.backends.processes import alive, descendants, tree_memory_mib
 from finestate_env.components import COMPONENTS
 
 TYPES = list(COMPONENTS)
-
-
-def _pss_mib() -> float:
-    me = os.getpid()
-    return memory_kib(descendants(me) | {me})["pss"] / 1024
 
 
 def _episode(env, component: str, seed: int) -> tuple[np.ndarray, np.ndarray, float]:
@@ -96,8 +91,8 @@ def test_each_env_beyond_the_first_costs_a_page_not_a_browser():
             env.reset(seed=0, options={"component": "slider"})
             envs.append(env)
             if len(envs) == 1:
-                one = _pss_mib()
-        extra = (_pss_mib() - one) / 3
+                one = tree_memory_mib()["pss"]
+        extra = (tree_memory_mib()["pss"] - one) / 3
         assert extra < 200, f"each env beyond the first costs {extra:.0f} MiB of PSS"
     finally:
         for env in envs:

@@ -65,4 +65,6 @@ def test_the_soak_writes_its_samples_and_checks(tmp_path):
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     report = json.loads(out.read_text())
     assert [s["episode"] for s in report["samples"]] == [2, 4]
+    # The env's own pages: a browser's worth, and no more than its share of everything.
+    assert all(0 < s["uss_mib"] <= s["pss_mib"] for s in report["samples"])
     assert report["failures"] == [] and report["processes_left"] == []
