@@ -77,6 +77,34 @@ def memory_kib(pids: set[int]) -> dict[str, int]:
     return {"peak_rss": peak, "pss": pss, "uss": uss}
 
 
+def process_kind(pid: int) -> str:
+    """What `pid` is, for memory reports: a Chromium process's `--type` ("renderer",
+    "gpu-process", "utility", "zygote"; "browser" without one), else its command name
+    ("python", "node", "Xvfb")."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            # Chromium rewrites its argv into one string: find the switch in the whole line.
+            line = f.read().replace(b"\0", b" ").decode(errors="replace")
+        with open(f"/proc/{pid}/comm") as f:
+            name = f.read().strip()
+    except OSError:
+        return "gone"
+    if "chrom" in name or "chrom" in line.split(" ", 1)[0]:
+        switch = next((word for word in line.split() if word.startswith("--type=")), None)
+        return switch.split("=", 1)[1] if switch else "browser"
+    return name
+
+
+def pss_by_kind_mib(root: int | None = None) -> dict[str, float]:
+    """The PSS of `root` ("env") and of everything it started, summed by process_kind."""
+    root = os.getpid() if root is None else root
+    found: dict[str, float] = {}
+    for pid in descendants(root) | {root}:
+        kind = "env" if pid == root else process_kind(pid)
+        found[kind] = found.get(kind, 0.0) + memory_kib({pid})["pss"] / 1024
+    return {kind: round(mib, 1) for kind, mib in sorted(found.items())}
+
+
 def tree_memory_mib(root: int | None = None) -> dict[str, float]:
     """memory_kib of `root` (default: this process) and everything it started, in MiB."""
     root = os.getpid() if root is None else root

@@ -9,7 +9,9 @@ once the env is closed. Exits 1 when a check fails. `make bench` runs a short on
 Run it alone. PSS splits a shared page among every process that maps it, so another
 Chromium or Qt app on the machine lowers the env's PSS while it runs (a desktop soak
 beside other Qt apps read 186-191 MiB, then 249 once they had ended). USS, the pages
-only the env's own processes map, does not move with them: it is sampled beside PSS.
+only the env's own processes map, does not move with them: it is sampled beside PSS,
+and so is PSS by process (the env's Python, Playwright's driver, each kind of Chromium
+process, the X server and the Qt app), to tell which one moved.
 
     python -m finestate_env.cli.soak --episodes 10000                 # the web
     python -m finestate_env.cli.soak --env FineState-Desktop-v0 --episodes 3000
@@ -27,7 +29,12 @@ import gymnasium as gym
 
 import finestate_env  # noqa: F401 (registers the ids)
 from finestate_env.agents.scripted import OracleAgent
-from finestate_env.backends.processes import alive, descendants, tree_memory_mib
+from finestate_env.backends.processes import (
+    alive,
+    descendants,
+    pss_by_kind_mib,
+    tree_memory_mib,
+)
 
 
 def _episode_failure(env, agent, seed: int) -> dict | None:
@@ -62,6 +69,7 @@ def soak(env_id: str, episodes: int, every: int, settle: int) -> dict:
                 memory = tree_memory_mib()
                 samples.append({"episode": episode, "pss_mib": round(memory["pss"], 1),
                                 "uss_mib": round(memory["uss"], 1),
+                                "pss_by_process_mib": pss_by_kind_mib(),
                                 "seconds": round(time.perf_counter() - started, 1)})
                 print(f"episode {episode:>6}: PSS {samples[-1]['pss_mib']:7.1f} MiB, "
                       f"USS {samples[-1]['uss_mib']:7.1f} MiB, "
