@@ -80,7 +80,7 @@ def memory_kib(pids: set[int]) -> dict[str, int]:
 def process_kind(pid: int) -> str:
     """What `pid` is, for memory reports: a Chromium process's `--type` ("renderer",
     "gpu-process", "utility", "zygote"; "browser" without one), else its command name
-    ("python", "node", "Xvfb")."""
+    ("python", "node", "Xvfb"), up to a thread's name after a hyphen."""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
             # Chromium rewrites its argv into one string: find the switch in the whole line.
@@ -92,7 +92,7 @@ def process_kind(pid: int) -> str:
     if "chrom" in name or "chrom" in line.split(" ", 1)[0]:
         switch = next((word for word in line.split() if word.startswith("--type=")), None)
         return switch.split("=", 1)[1] if switch else "browser"
-    return name
+    return name.split("-", 1)[0]  # Node names its main thread: "node-MainThread"
 
 
 def pss_by_kind_mib(root: int | None = None) -> dict[str, float]:
