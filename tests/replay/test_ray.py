@@ -28,12 +28,14 @@ from finestate_env.runs.jobs import read_records
 FINESTATE = [sys.executable, "-m", "finestate_env.cli"]
 
 
-def make_dataset(folder: Path, n: int):
-    """n generated page instances and predictions: the oracle's, every third one missing."""
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory):
+    """12 generated page instances and predictions: the oracle's, every third one missing."""
     from finestate_env.datasets.formats import read_instances
     from finestate_env.datasets.generate import generate
 
-    path = generate(folder, n=n, seed=3)
+    folder = tmp_path_factory.mktemp("ray-dataset")
+    path = generate(folder, n=12, seed=3)
     instances = read_instances(path).items
     rows = []
     for index, instance in enumerate(instances):
@@ -44,18 +46,6 @@ def make_dataset(folder: Path, n: int):
     predictions = folder / "predictions.jsonl"
     predictions.write_text("".join(json.dumps(row) + "\n" for row in rows))
     return path, predictions, instances
-
-
-@pytest.fixture(scope="module")
-def dataset(tmp_path_factory):
-    return make_dataset(tmp_path_factory.mktemp("ray-dataset"), n=12)
-
-
-@pytest.fixture(scope="module")
-def long_dataset(tmp_path_factory):
-    """Long enough that a Ctrl-C sent after the first results still finds work running
-    (12 instances replay in well under a second once the actors' browsers are up)."""
-    return make_dataset(tmp_path_factory.mktemp("ray-long-dataset"), n=48)
 
 
 def replay_args(dataset, out: Path, *more: str) -> list[str]:
@@ -72,24 +62,16 @@ def without_timings(records: list[dict]) -> dict[str, dict]:
     return {r["key"]: {k: v for k, v in r.items() if k != "timings"} for r in records}
 
 
-def baseline(dataset, out: Path):
+@pytest.fixture(scope="module")
+def local_run(dataset, tmp_path_factory):
     """`--workers 1`: the results and summary every Ray run must equal."""
+    out = tmp_path_factory.mktemp("ray-baseline")
     done = run(replay_args(dataset, out, "--workers", "1"))
     assert done.returncode == 0, done.stderr
     records = read_records(out / "results.jsonl")
     assert {r["outcome"] for r in records} == {"performed"}
     assert {r["live_exact"] for r in records} == {True, False}, "misses and hits both"
     return without_timings(records), json.loads((out / "summary.json").read_text())
-
-
-@pytest.fixture(scope="module")
-def local_run(dataset, tmp_path_factory):
-    return baseline(dataset, tmp_path_factory.mktemp("ray-baseline"))
-
-
-@pytest.fixture(scope="module")
-def long_local_run(long_dataset, tmp_path_factory):
-    return baseline(long_dataset, tmp_path_factory.mktemp("ray-long-baseline"))
 
 
 def differences(got: dict[str, dict], expected: dict[str, dict]) -> dict:
@@ -194,9 +176,7 @@ def test_local_ray_gives_the_same_results_as_one_worker(dataset, local_run, tmp_
     assert_same_as_local(out, local_run)
 
 
-def test_ctrl_c_stops_the_actors_and_leaves_no_browser(long_dataset, long_local_run,
-                                                       tmp_path):
-    dataset, local_run = long_dataset, long_local_run
+def test_ctrl_c_stops_the_actors_and_leaves_no_browser(dataset, local_run, tmp_path):
     out = tmp_path / "ray"
     process, actors = start_and_watch(
         replay_args(dataset, out, "--ray", "--workers", "2", "--batch-size", "1"),
