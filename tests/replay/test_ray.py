@@ -144,8 +144,12 @@ def start_and_watch(args: list[str], results: Path, lines: int, cluster: int | N
     process and the pids of the actors it started (below it, or below `cluster`'s
     process; those of an earlier run may still be on their way out)."""
     earlier = actor_pids(cluster) if cluster else set()
+    # As from a terminal: SIGINT at its default action, whatever this test runner
+    # inherited (a shell's background job ignores SIGINT, and Python then keeps it
+    # ignored, so Ctrl-C would never reach the run).
     process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               env=RAY_ENV, start_new_session=True)
+                               env=RAY_ENV, start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     root = cluster or process.pid
     seen: set[int] = set()
     deadline = time.monotonic() + timeout
