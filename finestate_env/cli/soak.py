@@ -78,12 +78,11 @@ def soak(env_id: str, episodes: int, every: int, settle: int) -> dict:
     finally:
         env.close()
     time.sleep(0.5)  # let the children's exits be reaped
-    after_settle = next(s["pss_mib"] for s in samples if s["episode"] == settle)
+    settled, end = next(s for s in samples if s["episode"] == settle), samples[-1]
     return {"env": env_id, "episodes": episodes, "samples": samples, "failures": failures,
-            "pss_after_settle_mib": after_settle, "pss_end_mib": samples[-1]["pss_mib"],
-            "growth_mib": round(samples[-1]["pss_mib"] - after_settle, 1),
-            "uss_growth_mib": round(samples[-1]["uss_mib"] - next(
-                s["uss_mib"] for s in samples if s["episode"] == settle), 1),
+            "pss_after_settle_mib": settled["pss_mib"], "pss_end_mib": end["pss_mib"],
+            "growth_mib": round(end["pss_mib"] - settled["pss_mib"], 1),
+            "uss_growth_mib": round(end["uss_mib"] - settled["uss_mib"], 1),
             "processes_left": sorted(alive(started_pids)),
             "episodes_per_s": episodes / (time.perf_counter() - started)}
 
