@@ -95,14 +95,20 @@ def process_kind(pid: int) -> str:
     return name.split("-", 1)[0]  # Node names its main thread: "node-MainThread"
 
 
-def pss_by_kind_mib(root: int | None = None) -> dict[str, float]:
-    """The PSS of `root` ("env") and of everything it started, summed by process_kind."""
+def tree_memory_by_kind_mib(root: int | None = None) -> dict[str, dict[str, float]]:
+    """memory_kib in MiB of `root` (default: this process; kind "env") and everything it
+    started, summed by process_kind, with the whole tree under "total". One reading of
+    each process, so the kinds add up to the total (two readings would not: the
+    processes' memory moves between them)."""
     root = os.getpid() if root is None else root
-    found: dict[str, float] = {}
+    found: dict[str, dict[str, float]] = {"total": {"peak_rss": 0.0, "pss": 0.0, "uss": 0.0}}
     for pid in descendants(root) | {root}:
         kind = "env" if pid == root else process_kind(pid)
-        found[kind] = found.get(kind, 0.0) + memory_kib({pid})["pss"] / 1024
-    return {kind: round(mib, 1) for kind, mib in sorted(found.items())}
+        for field, kib in memory_kib({pid}).items():
+            for key in ("total", kind):
+                found.setdefault(key, {"peak_rss": 0.0, "pss": 0.0, "uss": 0.0})
+                found[key][field] += kib / 1024
+    return found
 
 
 def tree_memory_mib(root: int | None = None) -> dict[str, float]:

@@ -32,8 +32,7 @@ from finestate_env.agents.scripted import OracleAgent
 from finestate_env.backends.processes import (
     alive,
     descendants,
-    pss_by_kind_mib,
-    tree_memory_mib,
+    tree_memory_by_kind_mib,
 )
 
 
@@ -66,10 +65,12 @@ def soak(env_id: str, episodes: int, every: int, settle: int) -> dict:
             if episode == 1:
                 started_pids = descendants(os.getpid())
             if episode % every == 0 or episode in (settle, episodes):
-                memory = tree_memory_mib()
-                samples.append({"episode": episode, "pss_mib": round(memory["pss"], 1),
-                                "uss_mib": round(memory["uss"], 1),
-                                "pss_by_process_mib": pss_by_kind_mib(),
+                memory = tree_memory_by_kind_mib()
+                total = memory.pop("total")
+                samples.append({"episode": episode, "pss_mib": round(total["pss"], 1),
+                                "uss_mib": round(total["uss"], 1),
+                                "pss_by_process_mib": {kind: round(m["pss"], 1)
+                                                       for kind, m in sorted(memory.items())},
                                 "seconds": round(time.perf_counter() - started, 1)})
                 print(f"episode {episode:>6}: PSS {samples[-1]['pss_mib']:7.1f} MiB, "
                       f"USS {samples[-1]['uss_mib']:7.1f} MiB, "
