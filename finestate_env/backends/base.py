@@ -95,6 +95,11 @@ class Backend(ABC):
         order ([] for a lone control). Backends that render pages override it."""
         return []
 
+    def read_state_and_distractors(self) -> tuple[Any, list[Any]]:
+        """read_state() and read_distractors() at once: a backend whose control answers
+        both in one round trip overrides it."""
+        return self.read_state(), self.read_distractors()
+
     def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
               p1_points: Sequence[tuple[float, float]]) -> list[Any]:
         """The state each gesture p0 -> p1 produces from `spec`'s current state.

@@ -405,6 +405,11 @@ class DesktopBackend(Backend):
         return self._request("distractor read-back",
                              {"op": "distractors", "markers": self._markers})["states"]
 
+    def read_state_and_distractors(self) -> tuple[Any, list[Any]]:
+        answer = self._request("read-back", {"op": "state", "markers": self._markers,
+                                             "distractors": True})
+        return answer["state"], answer["distractors"]
+
     def measure(self, goal: Any) -> Measured:
         result = self._request("measure", {"op": "measure", "goal": goal})
         return Measured(boxes=Boxes(**result["boxes"]), reach=result["reach"])

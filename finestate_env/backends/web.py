@@ -341,6 +341,11 @@ class WebBackend(Backend):
         return self._call("distractor read-back",
                           lambda: self._cdp.evaluate("FineState.distractorStates()"))
 
+    def read_state_and_distractors(self) -> tuple[Any, list[Any]]:
+        state, distractors = self._call("read-back", lambda: self._cdp.evaluate(
+            "[FineState.state(), FineState.distractorStates()]"))
+        return state, distractors
+
     def evaluate(self, script: str, arg: Any = None) -> Any:
         """Run page script (for tests and tools; the env never uses it to set state)."""
         return self._call("evaluate", lambda: DRIVER.call(lambda: self._page.evaluate(script, arg)))

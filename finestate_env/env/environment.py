@@ -227,6 +227,7 @@ class FineStateEnv(gym.Env):
         # The episode so far: the state the control shows, its distance from the goal,
         # gestures performed, and whether the goal was reached.
         self._state: Any = None
+        self._distractors: tuple[Any, ...] = ()  # a page's distractor states as shown
         self._distance = 1.0
         self._actions = 0
         # The screen the next gesture acts on: its boxes (pixels) and how many gestures
@@ -265,6 +266,8 @@ class FineStateEnv(gym.Env):
         self._screenshot = self.backend.screenshot()
         self._done = False
         self._state, self._actions = rendered.state, 0
+        # A page's distractors as the render read them back: the first gesture's "before".
+        self._distractors = rendered.distractor_states
         self._distance = self._distance_to_goal(rendered.state)
         self._boxes = instance.boxes.current
         self._oracle_actions = components.COMPONENTS[instance.component].oracle_actions(
@@ -292,7 +295,8 @@ class FineStateEnv(gym.Env):
         try:
             judged = perform_and_judge(self.backend, instance, parsed.p0, parsed.p1, boxes=boxes,
                                        action_error=parsed.error, shown_state=self._state,
-                                       goal_in_reach=in_reach)
+                                       goal_in_reach=in_reach,
+                                       distractors_shown=self._distractors)
         except BackendCrashed as exc:  # reported, and the next reset restarts it
             performed = False
             judged = judge(instance, parsed.p0, parsed.p1, None, boxes=boxes,
@@ -312,7 +316,7 @@ class FineStateEnv(gym.Env):
         self._actions += 1
         distance_before = self._distance
         if performed:
-            self._state = judged.state
+            self._state, self._distractors = judged.state, judged.distractor_states
             self._distance = self._distance_to_goal(judged.state)
         success = judged.live_exact
         # One gesture (the FineState protocol): the episode ends with it. More: it ends

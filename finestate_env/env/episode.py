@@ -40,6 +40,9 @@ class Judgement:
     # A page scene's distractors the action changed (their labels, in the scene's order):
     # each is read back whole before and after the gesture. Empty for a lone control.
     changed: tuple[str, ...] = ()
+    # The distractors' states read back after the gesture: what the next gesture of the
+    # episode starts from (empty for a lone control, or when nothing was performed).
+    distractor_states: tuple[Any, ...] = ()
 
     @property
     def collateral(self) -> bool:
@@ -50,7 +53,7 @@ class Judgement:
 def judge(instance: Instance, p0: Point | None, p1: Point | None, state: Any, *,
           boxes: Boxes, action_error: str | None = None,
           timings: dict[str, float] | None = None, changed: Sequence[str] = (),
-          goal_in_reach: bool = True) -> Judgement:
+          distractor_states: Sequence[Any] = (), goal_in_reach: bool = True) -> Judgement:
     """Judge the state an action left, against `instance`'s goal and against `boxes`.
 
     `boxes` is the current configuration's boxes in screenshot pixels: the live
@@ -69,18 +72,23 @@ def judge(instance: Instance, p0: Point | None, p1: Point | None, state: Any, *,
         static=scoring.stage_verdicts(p0, p1, boxes, static_exact),
         live=scoring.stage_verdicts(p0, p1, boxes, live_exact),
         crosscheck=scoring.crosscheck(static_exact, live_exact),
-        action_error=action_error, timings=timings or {}, changed=tuple(changed))
+        action_error=action_error, timings=timings or {}, changed=tuple(changed),
+        distractor_states=tuple(distractor_states))
 
 
 def perform_and_judge(backend: Backend, instance: Instance, p0: Point | None, p1: Point | None,
                       *, boxes: Boxes, action_error: str | None = None,
-                      shown_state: Any = CURRENT, goal_in_reach: bool = True) -> Judgement:
+                      shown_state: Any = CURRENT, goal_in_reach: bool = True,
+                      distractors_shown: Sequence[Any] | None = None) -> Judgement:
     """Perform `instance`'s gesture from p0 to p1 as real input, read the control back, judge.
 
     The backend must show `instance`, in its current state or, later in an episode of
     several gestures, in `shown_state` (default: the current state). With an
     `action_error` (a point the screen does not have, NaN ...) nothing is performed and
-    the control keeps the state it shows; `goal_in_reach` as for `judge`. BackendCrashed
+    the control keeps the state it shows; `goal_in_reach` as for `judge`.
+    `distractors_shown`: a page's distractor states as shown, when the caller has them
+    (read back by the render, or after the episode's last gesture); else they are read
+    before the gesture. Nothing but input changes them, and no input came since. BackendCrashed
     propagates: the caller decides whether to retry (replay) or to report it (the env).
     """
     if action_error is not None:
@@ -88,19 +96,22 @@ def perform_and_judge(backend: Backend, instance: Instance, p0: Point | None, p1
         return judge(instance, p0, p1, shown, boxes=boxes, action_error=action_error,
                      goal_in_reach=goal_in_reach)
     scene = instance.live.scene if instance.live is not None else None
-    before = backend.read_distractors() if scene is not None else []
+    before: Sequence[Any] = []
+    if scene is not None:
+        before = backend.read_distractors() if distractors_shown is None else distractors_shown
     started = time.perf_counter()
     backend.perform(instance.gesture, tuple(p0), tuple(p1))
     acted = time.perf_counter()
-    state = backend.read_state()
     changed: list[str] = []
     if scene is not None:  # collateral: what else the gesture changed, read back whole
-        after = backend.read_distractors()
+        state, after = backend.read_state_and_distractors()
         changed = [d.label for d, was, now in zip(scene.distractors, before, after, strict=True)
                    if was != now]
+    else:
+        state, after = backend.read_state(), []
     timings = {"action": _ms(started, acted), "readback": _ms(acted, time.perf_counter())}
     return judge(instance, p0, p1, state, boxes=boxes, timings=timings, changed=changed,
-                 goal_in_reach=goal_in_reach)
+                 distractor_states=after, goal_in_reach=goal_in_reach)
 
 
 def _ms(start: float, end: float) -> float:

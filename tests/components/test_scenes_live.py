@@ -221,6 +221,45 @@ def test_collateral_when_the_agent_operates_a_distractor(web_page_env):
     assert json.loads(info["collateral_changed"]) == [distractor.label]
 
 
+def test_the_distractors_a_render_reports_are_those_read_back(page_env, component):
+    """A step's collateral compares the distractors after the gesture with those the
+    render reported (env.step reads them no second time before the gesture): on every
+    platform and for every type they are what reading them back finds, and a read of the
+    state with the distractors in one round trip answers what two reads do."""
+    _, info = _reset(page_env, component, 5)
+    backend = page_env.backend
+    reported = page_env._distractors
+    assert len(reported) == len(page_env.instance.live.scene.distractors)
+    assert list(reported) == backend.read_distractors()
+    state, distractors = backend.read_state_and_distractors()
+    assert distractors == backend.read_distractors()
+    assert components.COMPONENTS[component].states_equal(
+        state, decode_state(info["current_state"]), page_env.instance.live.params)
+
+
+def test_collateral_is_counted_from_the_last_gesture_not_from_the_render():
+    """Two gestures: the first moves a distractor slider (collateral, named), the second
+    operates the target alone; the slider, changed since the render, is not changed by
+    the second gesture, so its step names nothing."""
+    env = gym.make(ENV_IDS["web"], scene="page", max_actions=2).unwrapped
+    try:
+        i, distractor = _page_with(env, "switch", "slider")
+        rail = env.backend.evaluate(
+            """i => { const r = document.querySelectorAll('#stage > .fs-control')[1 + i]
+                       .querySelector('.fs-slider-rail').getBoundingClientRect();
+                     return [r.left, r.top, r.right, r.bottom]; }""", i)
+        end = rail[0] + 1 if distractor.state > distractor.params["min"] else rail[2] - 1
+        point = np.array([end, (rail[1] + rail[3]) / 2], np.float32)
+        obs, reward, terminated, _, info = env.step({"p0": point, "p1": point})
+        assert (reward, terminated, info["collateral"]) == (0.0, False, True)
+        assert json.loads(info["collateral_changed"]) == [distractor.label]
+        _, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
+        assert (reward, terminated, info["collateral"]) == (1.0, True, False)
+        assert info["collateral_changed"] == "[]"
+    finally:
+        env.close()
+
+
 # Requests the Qt app is sent with a state in them: none is an op that sets one (the
 # app's ops render a spec, read back, measure or probe), so none changes anything.
 FORGED_REQUESTS = [{"op": "set", "state": None}, {"op": "eval", "code": "click()"},

@@ -10,7 +10,8 @@ JSON object per line:
   a page scene (`scene`: widgets/scenes) `"distractors": {"states", "locs"}`, each
   distractor read back whole and its card's box, in the scene's order.
 - `{"op": "state", "markers": n}` waits until the n-th marker key press has been
-  handled, then answers `{"state"}` read from the widgets.
+  handled, then answers `{"state"}` read from the widgets; with `"distractors": true`
+  also `"distractors"`, as the next op answers `"states"` (one round trip for both).
 - `{"op": "distractors", "markers": n}` the same for a page's distractors, each read
   back whole: `{"states"}` ([] for a lone control).
 - `{"op": "measure", "index": i, "goal": g}` answers `{"boxes"}` of distractor i as
@@ -263,7 +264,10 @@ class Server(QObject):
         if op == "state":
             self._wait_markers(int(request["markers"]))
             self._flush_pixels()
-            return {"state": self.stage.control.state()}
+            answer = {"state": self.stage.control.state()}
+            if request.get("distractors"):
+                answer["distractors"] = [d.snapshot() for d in self.stage.distractors]
+            return answer
         if op == "distractors":
             self._wait_markers(int(request["markers"]))
             return {"states": [d.snapshot() for d in self.stage.distractors]}
