@@ -35,7 +35,7 @@ import numpy as np
 from finestate_env.backends.adb_device import AdbBackendError, AdbDevice
 from finestate_env.backends.base import Backend, Measured, Rendered
 from finestate_env.backends.web import _CONTENT_TYPES, WEB_ROOT, stage_html
-from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
+from finestate_env.core.schema import Boxes, Gesture, LiveSpec
 
 BROWSER = "com.android.chrome"
 CALIBRATION_RGB = (255, 0, 255)
@@ -210,9 +210,8 @@ class AdbBackend(Backend):
     # -- the interface -----------------------------------------------------
     def render(self, spec: LiveSpec) -> Rendered:
         self.start()
-        result = self._command({"op": "prepare", "spec": spec.renderer_spec()})
-        boxes = BoxSet(current=Boxes(**result["current"]), target=Boxes(**result["target"]))
-        return Rendered(boxes=boxes, state=result["state"])
+        return Rendered.from_report(self._command({"op": "prepare",
+                                                   "spec": spec.renderer_spec()}))
 
     def screenshot(self) -> np.ndarray:
         return self._device.screencap(self.viewport)
@@ -228,6 +227,13 @@ class AdbBackend(Backend):
 
     def read_state(self) -> Any:
         return self._command({"op": "state"})
+
+    def read_distractors(self) -> list[Any]:
+        return self._command({"op": "distractors"})
+
+    def read_state_and_distractors(self) -> tuple[Any, list[Any]]:
+        answer = self._command({"op": "state", "distractors": True})
+        return answer["state"], answer["distractors"]
 
     def measure(self, goal: Any) -> Measured:
         result = self._command({"op": "measure", "goal": goal})

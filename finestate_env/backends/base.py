@@ -27,6 +27,16 @@ class Rendered:
     distractor_states: tuple[Any, ...] = ()
     distractor_locs: tuple[tuple[float, float, float, float], ...] = ()
 
+    @classmethod
+    def from_report(cls, report: dict) -> Rendered:
+        """From a stage's render report, as the web stage (stage.js `prepare`) and the Qt
+        app answer it: `current`, `target`, `state`, and on a page `distractors`."""
+        boxes = BoxSet(current=Boxes(**report["current"]), target=Boxes(**report["target"]))
+        scene = report.get("distractors") or {"states": [], "locs": []}
+        return cls(boxes=boxes, state=report["state"],
+                   distractor_states=tuple(scene["states"]),
+                   distractor_locs=tuple(tuple(box) for box in scene["locs"]))
+
 
 @dataclass(frozen=True)
 class Measured:

@@ -43,7 +43,7 @@ from PIL import ImageGrab
 from finestate_env.backends.base import Backend, BackendCrashed, Measured, Rendered
 from finestate_env.backends.scratch import make_scratch_dir
 from finestate_env.components.qt import DESKTOP_TYPES
-from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
+from finestate_env.core.schema import Boxes, Gesture, LiveSpec
 
 # Intermediate pointer moves of a drag: the controls only need to see motion.
 DRAG_STEPS = 4
@@ -329,11 +329,7 @@ class DesktopBackend(Backend):
         self.ensure_alive()
         self._park_pointer()
         result = self._request("render", {"op": "render", "spec": spec.renderer_spec()})
-        boxes = BoxSet(current=Boxes(**result["current"]), target=Boxes(**result["target"]))
-        scene = result.get("distractors") or {"states": [], "locs": []}
-        return Rendered(boxes=boxes, state=result["state"],
-                        distractor_states=tuple(scene["states"]),
-                        distractor_locs=tuple(tuple(box) for box in scene["locs"]))
+        return Rendered.from_report(result)
 
     def screenshot(self) -> np.ndarray:
         if self.display is None:

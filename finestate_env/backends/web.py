@@ -31,7 +31,7 @@ from finestate_env.backends.chromium import (
     SharedBrowser,
     find_chromium,
 )
-from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
+from finestate_env.core.schema import Boxes, Gesture, LiveSpec
 
 WEB_ROOT = Path(components.__file__).parent / "web"
 ORIGIN = "http://finestate.invalid"  # .invalid never resolves: nothing can leak to a real host
@@ -240,11 +240,7 @@ class WebBackend(Backend):
         self._park_pointer()
         result = self._call("render", lambda: self._cdp.call(
             "spec => FineState.prepare(spec)", spec.renderer_spec()))
-        boxes = BoxSet(current=Boxes(**result["current"]), target=Boxes(**result["target"]))
-        scene = result.get("distractors") or {"states": [], "locs": []}
-        return Rendered(boxes=boxes, state=result["state"],
-                        distractor_states=tuple(scene["states"]),
-                        distractor_locs=tuple(tuple(box) for box in scene["locs"]))
+        return Rendered.from_report(result)
 
     def render_current(self, spec: LiveSpec) -> tuple[Boxes, Any]:
         self._before_render()

@@ -14,14 +14,16 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from adb_standin import Device
-from fake_adb_device import SCALE, SCREEN, STATUS_BAR
+from fake_adb_device import SCALE, SCREEN, STATUS_BAR, TALL_SCREEN
 
 from finestate_env.agents.scripted import OracleAgent
+from finestate_env.components import COMPONENTS
 from finestate_env.backends.adb import AdbBackend, AdbBackendError
 
 
 # The stand-in device's browser shows 360x760 CSS px (its status bar takes the rest), shorter
-# than the 800 a phone page needs: these tests show the control alone.
+# than the 800 a phone page needs: these tests show the control alone, but for page_env's
+# (a taller stand-in).
 @pytest.fixture(scope="module")
 def env(device):
     env = gym.make("FineState-Mobile-v0", backend="adb", scene="control",
@@ -37,6 +39,39 @@ def test_a_full_episode_per_family(env, type_name):
     _, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
     assert (reward, terminated, info["crosscheck"], info["action_error"]) == (
         1.0, True, "agree", None), (info["goal_state"], info["state"])
+
+
+@pytest.fixture(scope="module")
+def page_env(adb_server):
+    """A phone page (the env's default scene) on a stand-in whose browser shows 840 CSS
+    px, more than the 800 a phone page needs."""
+    device = Device(adb_server, "--tall")
+    env = gym.make("FineState-Mobile-v0", backend="adb", viewport=TALL_SCREEN,
+                   backend_options=device.options(timeout_s=15)).unwrapped
+    yield env
+    env.close()
+    device.stop()
+
+
+@pytest.mark.parametrize("type_name", ["slider", "switch", "date_picker", "drag_reorder"])
+def test_a_page_episode_per_family(page_env, type_name):
+    """On a page the device's browser reports the distractors it shows (their states and
+    cards) and reads them back after the gesture, with the target's state."""
+    obs, info = page_env.reset(seed=2, options={"component": type_name})
+    instance, backend = page_env.instance, page_env.backend
+    assert obs["screenshot"].shape == (TALL_SCREEN[1], TALL_SCREEN[0], 3)
+    assert len(instance.scene.distractors) == len(instance.live.scene.distractors) > 0
+    for distractor in instance.scene.distractors:  # cards below the status bar, on screen
+        x1, y1, x2, y2 = distractor.loc
+        assert 0 <= x1 < x2 < TALL_SCREEN[0] and STATUS_BAR <= y1 < y2 < TALL_SCREEN[1]
+    shown = backend.read_distractors()
+    assert list(page_env._distractors) == shown
+    state, distractors = backend.read_state_and_distractors()
+    assert distractors == shown and COMPONENTS[type_name].states_equal(
+        state, instance.current_state, instance.live.params)
+    _, reward, terminated, _, info = page_env.step(OracleAgent().act(obs, info))
+    assert (reward, terminated, info["crosscheck"], info["collateral"]) == (
+        1.0, True, "agree", False), (info["goal_state"], info["state"])
 
 
 @pytest.mark.parametrize("type_name", ["switch", "slider"])

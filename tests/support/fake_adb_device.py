@@ -56,7 +56,10 @@ from playwright.async_api import async_playwright
 A_CNXN, A_OPEN, A_OKAY = 0x4E584E43, 0x4E45504F, 0x59414B4F
 A_CLSE, A_WRTE = 0x45534C43, 0x45545257
 VERSION = 0x01000001  # no checksums
-SCREEN = (1080, 2400)
+# A phone 2400 pixels tall; started with --tall, 2640 (840 CSS px of page: a phone page's
+# 800 fit, where the default's 760 take a lone control only).
+TALL_SCREEN = (1080, 2640)
+SCREEN = TALL_SCREEN if __name__ == "__main__" and "--tall" in sys.argv[2:] else (1080, 2400)
 STATUS_BAR = 120  # pixels above the page: the backend must find the page's offset
 SCALE = 3
 PAGE_CSS = (SCREEN[0] // SCALE, (SCREEN[1] - STATUS_BAR) // SCALE)

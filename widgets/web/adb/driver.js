@@ -42,9 +42,14 @@
         await frames(3);
         return state;
       }
-      case "state":
+      case "state":  // with `distractors`, a page's distractors too, in one reply
         await frames(3);  // input that `input tap` injected is handled before a frame
-        return FineState.state();
+        return command.distractors
+          ? { state: FineState.state(), distractors: FineState.distractorStates() }
+          : FineState.state();
+      case "distractors":
+        await frames(3);
+        return FineState.distractorStates();
       case "measure":  // mid-episode: the boxes of the screen the next gesture acts on
         await frames(3);
         return FineState.measure(command.goal);
