@@ -222,6 +222,7 @@ class FineStateEnv(gym.Env):
             if problem:
                 raise ValueError(problem)
         self._instance: Instance | None = None
+        self._instance_json = ""
         self._screenshot: np.ndarray | None = None
         self._done = True
         # The episode so far: the state the control shows, its distance from the goal,
@@ -263,6 +264,8 @@ class FineStateEnv(gym.Env):
             instance = instance.model_copy(update={"boxes": rendered.boxes,
                                                    "scene": _scene_record(live, rendered)})
         self._instance = instance
+        # info["instance"] in reset's and step's info: the instance is frozen, so dumped once.
+        self._instance_json = instance.model_dump_json()
         self._screenshot = self.backend.screenshot()
         self._done = False
         self._state, self._actions = rendered.state, 0
@@ -414,7 +417,7 @@ class FineStateEnv(gym.Env):
         # One type per key in every episode (docs/design.md §4b): vector envs build
         # each info array from the first env's value.
         return {
-            "instance": instance.model_dump_json(),
+            "instance": self._instance_json,
             "component": instance.component,
             "family": instance.family,
             "gesture": instance.gesture,
