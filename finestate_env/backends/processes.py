@@ -101,13 +101,14 @@ def tree_memory_by_kind_mib(root: int | None = None) -> dict[str, dict[str, floa
     each process, so the kinds add up to the total (two readings would not: the
     processes' memory moves between them)."""
     root = os.getpid() if root is None else root
-    found: dict[str, dict[str, float]] = {"total": {"peak_rss": 0.0, "pss": 0.0, "uss": 0.0}}
+    found: dict[str, dict[str, float]] = {}
     for pid in descendants(root) | {root}:
         kind = "env" if pid == root else process_kind(pid)
-        for field, kib in memory_kib({pid}).items():
-            for key in ("total", kind):
-                found.setdefault(key, {"peak_rss": 0.0, "pss": 0.0, "uss": 0.0})
-                found[key][field] += kib / 1024
+        reading = memory_kib({pid})
+        for key in ("total", kind):
+            sums = found.setdefault(key, dict.fromkeys(reading, 0.0))
+            for field, kib in reading.items():
+                sums[field] += kib / 1024
     return found
 
 
