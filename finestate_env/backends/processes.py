@@ -114,8 +114,7 @@ def tree_memory_by_kind_mib(root: int | None = None) -> dict[str, dict[str, floa
 
 def tree_memory_mib(root: int | None = None) -> dict[str, float]:
     """memory_kib of `root` (default: this process) and everything it started, in MiB."""
-    root = os.getpid() if root is None else root
-    return {k: v / 1024 for k, v in memory_kib(descendants(root) | {root}).items()}
+    return tree_memory_by_kind_mib(root)["total"]
 
 
 def start_time(pid: int) -> int | None:

@@ -17,8 +17,8 @@ from adb_standin import Device
 from fake_adb_device import SCALE, SCREEN, STATUS_BAR, TALL_SCREEN
 
 from finestate_env.agents.scripted import OracleAgent
-from finestate_env.components import COMPONENTS
 from finestate_env.backends.adb import AdbBackend, AdbBackendError
+from finestate_env.components import COMPONENTS
 
 
 # The stand-in device's browser shows 360x760 CSS px (its status bar takes the rest), shorter

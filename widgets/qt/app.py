@@ -115,7 +115,7 @@ class Stage(QWidget):
             self._seat(d["component"], d["params"], d["state"], d["rect"],
                        f"{d['component']} {d['label']!r}", scene["template"])
             for d in scene["distractors"]]
-        self.fresh = [d.snapshot() for d in self.distractors]
+        self.fresh = self.distractor_states()
         return self.control
 
     def show_target(self, spec: dict[str, Any], state: Any):
@@ -170,11 +170,15 @@ class Stage(QWidget):
         if focused is not None:
             focused.clearFocus()
 
+    def distractor_states(self) -> list[Any]:
+        """Each distractor read back whole, in the scene's order ([] for a lone control)."""
+        return [d.snapshot() for d in self.distractors]
+
     def scene_report(self) -> dict[str, Any]:
         """A page's distractors as shown: their states and their cards' boxes."""
         if self.canvas is None:
             return {}
-        return {"distractors": {"states": [d.snapshot() for d in self.distractors],
+        return {"distractors": {"states": self.distractor_states(),
                                 "locs": [kit.box_of(d.card) for d in self.distractors]}}
 
 
@@ -266,11 +270,11 @@ class Server(QObject):
             self._flush_pixels()
             answer = {"state": self.stage.control.state()}
             if request.get("distractors"):
-                answer["distractors"] = [d.snapshot() for d in self.stage.distractors]
+                answer["distractors"] = self.stage.distractor_states()
             return answer
         if op == "distractors":
             self._wait_markers(int(request["markers"]))
-            return {"states": [d.snapshot() for d in self.stage.distractors]}
+            return {"states": self.stage.distractor_states()}
         if op == "measure":  # a distractor's boxes, or without an index the target's
             if request.get("index") is None:
                 control = self.stage.control
