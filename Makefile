@@ -70,6 +70,12 @@ bench: install
 	  --backend adb --backend-options '{"serial": "{serial}", "adb_port": {adb_port}}' \
 	  --scene control --episodes 5 --component slider,switch,date_picker,drag_reorder --audit-density 2 \
 	  --replay-instances 0 --out bench-adb.json
+	# And a phone page (the default scene) on a taller stand-in, whose browser shows 840 CSS px.
+	$(PY) tests/support/adb_standin.py --tall -- $(PY) -m finestate_env.cli.bench \
+	  --env FineState-Mobile-v0 --viewport 1080x2640 --backend adb \
+	  --backend-options '{"serial": "{serial}", "adb_port": {adb_port}}' --scene page \
+	  --episodes 5 --component slider,switch,date_picker,drag_reorder --audit-density 0 \
+	  --replay-instances 0 --out bench-adb-page.json
 	# Every figure beside its target, from the files above (bench-summary.json).
 	$(PY) -m finestate_env.cli.bench_summary
 

@@ -3,8 +3,9 @@
 Used by tests/backends/test_adb.py and test_adb_native.py, and by `make bench`
 to time the adb backend's host side (adbutils, the adb server, reverse
 forwarding, the page driver): run
-`python tests/support/adb_standin.py -- COMMAND ...`, and every `{serial}` and
-`{adb_port}` in COMMAND is replaced by the stand-in's. The figures are not a
+`python tests/support/adb_standin.py [--tall] -- COMMAND ...`, and every `{serial}`
+and `{adb_port}` in COMMAND is replaced by the stand-in's; `--tall` gives it the
+taller screen a phone page needs (fake_adb_device.py). The figures are not a
 real device's: its screen is Chromium on this machine.
 """
 
@@ -70,15 +71,16 @@ def kill_server(port: int) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if "--" not in argv:
-        print("usage: adb_standin.py -- COMMAND ... ({serial} and {adb_port} are filled in)",
-              file=sys.stderr)
+    flags = argv[:argv.index("--")] if "--" in argv else None
+    if flags is None or any(flag != "--tall" for flag in flags):
+        print("usage: adb_standin.py [--tall] -- COMMAND ... ({serial} and {adb_port} are "
+              "filled in)", file=sys.stderr)
         return 2
     command = argv[argv.index("--") + 1:]
     port = start_server()
     device = None
     try:
-        device = Device(port)
+        device = Device(port, *flags)
         filled = [part.replace("{serial}", device.serial).replace("{adb_port}", str(port))
                   for part in command]
         return subprocess.run(filled).returncode
