@@ -65,6 +65,23 @@ def test_a_phone_screen_driven_by_touch(env):
     assert all(s[2] for s in seen)
 
 
+def test_no_point_of_the_screen_lets_the_browser_pan(env):
+    """Where a touch finds no `touch-action: none` up its ancestors, the browser may pan
+    on its own, and a pan cancels the control's pointer: the drag reverts. It asks its
+    compositor when the page's main thread is slow to answer, which made the phone
+    soaks' rare reverted drag. The root refuses pans, so every point of the screen does."""
+    env.reset(seed=0, options={"component": "drag_reorder"})
+    pannable = env.backend.evaluate("""() => {
+        const pannable = [];
+        for (let y = 2; y < innerHeight; y += 16) for (let x = 2; x < innerWidth; x += 16) {
+          let el = document.elementFromPoint(x, y);
+          while (el && getComputedStyle(el).touchAction !== 'none') el = el.parentElement;
+          if (!el) pannable.push([x, y]);
+        }
+        return pannable; }""")
+    assert pannable == []
+
+
 def _live(env, component: str, seed: int) -> LiveSpec:
     sample = components.COMPONENTS[component].sample(np.random.default_rng(seed),
                                                   env.backend.layout_viewport, touch=True)
