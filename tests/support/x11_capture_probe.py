@@ -6,10 +6,10 @@ GPU process redraws the whole frame for a copy request, hands the bitmap to the 
 which encodes a PNG that the env decodes again. Drawn into an X window, a frame is only
 its damaged part, and Xvfb keeps the screen in a file (`-fbdir`) that numpy maps.
 
-What is missing before the env could take it: an exact frame sync. Chromium acknowledges
-a software frame as soon as it has sent the X request, and its presentation callback
-(`chrome.gpuBenchmarking.addSwapCompletionEventListener`, behind --enable-gpu-benchmarking)
-is no promise that the frame holding the page's last change is on the screen. `--sync`
+What is missing before the env could take it: an exact frame sync. Chromium's presentation
+callback (`chrome.gpuBenchmarking.addSwapCompletionEventListener`, behind
+--enable-gpu-benchmarking) is no promise that the frame holding the page's last change is
+on the screen (README: a few in a thousand observations were earlier frames). `--sync`
 picks what the probe waits for before it reads the screen: `once` (one callback), `xsync`
 (one callback, then an X round trip of ours), `twice` (two callbacks, then the round trip).
 
@@ -26,6 +26,7 @@ import argparse
 import hashlib
 import mmap
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -81,6 +82,7 @@ class XvfbScreen:
         self.x.close()
         self.process.terminate()
         self.process.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def run(component: str, episodes: int, scene: str, screen: XvfbScreen | None,
