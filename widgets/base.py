@@ -78,6 +78,18 @@ class ComponentType(ABC):
         `touch` a seed gives the parameters it always gave.
         """
 
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        """The control of `sample` with a new current state and a new goal reachable in one
+        gesture, drawn from `rng` as `sample` draws them (curriculum level 0, env `level=0`:
+        one control, fixed in place, size and content, many goals).
+
+        Every parameter that sets where the control is, how large it is and what it shows
+        is kept; a parameter that only names the part the goal concerns (the folder to
+        toggle, the item to move) may be drawn again. The states obey everything `sample`'s
+        do (the goal differs from the current state, fits the control as sized).
+        """
+        raise NotImplementedError(f"{self.name}: no resample_states yet")
+
     def far_goal(self, rng: np.random.Generator, sample: Sample, reach: int) -> Sample:
         """`sample` with its goal moved to one the oracle reaches in n gestures, n drawn
         uniformly from 1..reach (an episode of `reach` gestures, env `max_actions`), as far
