@@ -17,7 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.components.base import ComponentType, Sample, choose, sample_anchor, touch_size
+from finestate_env.components.base import (
+    ComponentType,
+    Sample,
+    choose,
+    index_code,
+    sample_anchor,
+    touch_size,
+)
 from finestate_env.core.schema import Instructions
 
 # (card title, section titles, body sentences).
@@ -74,6 +81,7 @@ class Accordion(ComponentType):
     name = "accordion"
     family = "toggle_option"
     gesture = "tap"
+    code_size = 2
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:
@@ -124,6 +132,11 @@ class Accordion(ComponentType):
         if a is None or b is None:
             return a is None and b is None
         return isinstance(a, str) and isinstance(b, str) and a in titles and a == b
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [open, i / (n - 1)]: [0, 0] with every section closed, else [1.0,
+        the open section's place among the n sections]."""
+        return [0.0, 0.0] if state is None else [1.0, *index_code(state, params["titles"])]
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         title = sample.params["title"]

@@ -64,6 +64,8 @@ class ComponentType(ABC):
     # "grab": the goal is fine along both axes (a pan to a spot): the element the
     #   drag starts on (the `now` box) is TOUCH_TARGET or more on both sides.
     touch_goal: ClassVar[Literal["target", "band", "grab"]] = "target"
+    # The most numbers `code` gives for a state of this type (the env pads to the widest).
+    code_size: ClassVar[int] = 1
 
     @abstractmethod
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
@@ -120,6 +122,31 @@ class ComponentType(ABC):
         """
         return 0.0 if self.states_equal(state, goal, params) else 1.0
 
+    def state_code(self, state: Any, params: dict[str, Any]) -> tuple[float, ...] | None:
+        """The state as at most `code_size` numbers in [0, 1] (the env's goal vectors,
+        `goal_obs`), or None for a state the control cannot hold.
+
+        Two states the control can hold have the same code exactly when `states_equal` says
+        they are equal, so comparing codes with `==` is the exact success test (HER's
+        `compute_reward`); valid means equal to itself, as `states_equal` decides it.
+        """
+        if not self.states_equal(state, state, params):
+            return None
+        numbers = self.code(state, params)
+        if numbers is None:
+            return None
+        code = tuple(float(v) for v in numbers)
+        if len(code) > self.code_size:
+            raise ValueError(f"{self.name}: a code of {len(code)} numbers, more than its "
+                             f"code_size {self.code_size}")
+        return code
+
+    @abstractmethod
+    def code(self, state: Any, params: dict[str, Any]) -> list[float] | None:
+        """A valid state as numbers in [0, 1] (state_code checks it is valid first), or None
+        where the type holds states that its control cannot show (a colour of no swatch).
+        Its docstring's "Goal vector" line says what each number is."""
+
     @abstractmethod
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         """Locate and interact instructions, the goal stated exactly."""
@@ -155,6 +182,11 @@ class RangeType(ComponentType):
         """|steps between the two values| / steps of the whole range."""
         last = round((params["max"] - params["min"]) / params["step"])
         return grid_distance(state, goal, params["min"], params["step"], last)
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [k / last], the value's step on the grid over the grid's last."""
+        last = round((params["max"] - params["min"]) / params["step"])
+        return grid_code(state, params["min"], params["step"], last)
 
     def describe(self, state: Any, params: dict[str, Any]) -> str:
         decimals = step_decimals(params["step"])
@@ -239,6 +271,22 @@ def set_distance(a: Any, b: Any, universe: list) -> float:
     if not (valid(a) and valid(b)) or not universe:
         return 1.0
     return len(set(a) ^ set(b)) / len(universe)
+
+
+def grid_code(value: Any, start: float, step: float, last: int) -> list[float]:
+    """[k / last] for value = start + k * step on a valid grid point ([0.0] when last is 0)."""
+    return [on_grid_index(value, start, step) / last if last > 0 else 0.0]
+
+
+def index_code(value: Any, options: list | tuple) -> list[float]:
+    """[i / (n - 1)] for the i-th of n options ([0.0] when there is one)."""
+    return [options.index(value) / (len(options) - 1) if len(options) > 1 else 0.0]
+
+
+def set_code(value: Any, universe: list | tuple) -> list[float]:
+    """One number per item of `universe`, in its order: 1.0 when `value` holds the item."""
+    held = set(value)
+    return [1.0 if item in held else 0.0 for item in universe]
 
 
 def on_grid_index(value: Any, start: float, step: float) -> int | None:

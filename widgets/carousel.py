@@ -141,6 +141,11 @@ class Carousel(ComponentType):
         return (all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < count
                     for v in (a, b)) and a == b)
 
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [i / (n - 1)], the slide shown among the n slides."""
+        count = len(params["slides"])
+        return [state / (count - 1) if count > 1 else 0.0]
+
     def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
         """|slides between the two| / (slides - 1)."""
         return grid_distance(state, goal, 0, 1, len(params["slides"]) - 1)

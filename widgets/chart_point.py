@@ -31,6 +31,7 @@ from finestate_env.components.base import (
     Sample,
     choose,
     distinct_pair,
+    grid_code,
     grid_distance,
     same_grid_point,
     sample_anchor,
@@ -134,6 +135,11 @@ class ChartPoint(ComponentType):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         steps = int(round((params["max"] - params["min"]) / params["step"]))
         return same_grid_point(a, b, params["min"], params["step"], steps)
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [k / n], the point's value step over the axis's last step."""
+        steps = int(round((params["max"] - params["min"]) / params["step"]))
+        return grid_code(state, params["min"], params["step"], steps)
 
     def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
         """|steps between the two values| / steps of the axis range."""

@@ -27,6 +27,7 @@ from finestate_env.components.base import (
     Sample,
     choose,
     sample_anchor,
+    set_code,
     set_distance,
     touch_size,
 )
@@ -66,6 +67,7 @@ class Checkbox(ComponentType):
     name = "checkbox"
     family = "toggle_option"
     gesture = "tap"
+    code_size = _COUNT[1]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:
@@ -98,6 +100,10 @@ class Checkbox(ComponentType):
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         return _valid(a, params) and _valid(b, params) and a == b
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: one number per box, in the group's order: 1.0 ticked, 0.0 not."""
+        return set_code(state, params["labels"])
 
     def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
         """Boxes whose tick differs from the goal / boxes in the group."""

@@ -65,6 +65,7 @@ class ColorPicker(ComponentType):
     name = "color_picker"
     family = "specific_data"
     gesture = "tap"
+    code_size = 2
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:
@@ -91,6 +92,18 @@ class ColorPicker(ComponentType):
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         return isinstance(a, str) and isinstance(b, str) and bool(_HEX.fullmatch(a)) and a == b
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float] | None:
+        """Goal vector: [column / (columns - 1), row / (rows - 1)] of the swatch in the
+        palette's grid; a colour that is no swatch's has no code (None from state_code)."""
+        hexes = [hex_ for _, hex_ in params["swatches"]]
+        if state not in hexes:
+            return None
+        columns = params["columns"]
+        rows = len(hexes) // columns
+        row, column = divmod(hexes.index(state), columns)
+        return [column / (columns - 1) if columns > 1 else 0.0,
+                row / (rows - 1) if rows > 1 else 0.0]
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         label = sample.params["label"]

@@ -65,6 +65,7 @@ class DatePicker(ComponentType):
     name = "date_picker"
     family = "specific_data"
     gesture = "tap"
+    code_size = 3
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:
@@ -108,6 +109,11 @@ class DatePicker(ComponentType):
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         return _parse(a) is not None and _parse(b) is not None and a == b
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [(year - 2000) / 100, (month - 1) / 11, (day - 1) / 30]."""
+        day = _parse(state)
+        return [(day.year - 2000) / 100, (day.month - 1) / 11, (day.day - 1) / 30]
 
     def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
         """min(1, |days between the two dates| / 366): a year or more apart is 1."""

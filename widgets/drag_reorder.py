@@ -52,6 +52,7 @@ class DragReorder(ComponentType):
     name = "drag_reorder"
     family = "view_manipulation"
     gesture = "drag"
+    code_size = _ROWS[1]
     # The drop slot is fine along y (a row's pitch, half a row at the ends); the
     # rows a finger grabs are TOUCH_TARGET tall on a phone.
     touch_goal = "band"
@@ -82,6 +83,12 @@ class DragReorder(ComponentType):
                     and len(set(value)) == len(value) and params["item"] in value)
 
         return is_labels(a) and is_labels(b) and a == b
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: each item's slot / (n - 1), the items in alphabetical order (the
+        states of one instance are orders of the same items)."""
+        last = max(1, len(state) - 1)
+        return [state.index(label) / last for label in sorted(state)]
 
     def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
         """Pairs of items in the opposite order to the goal's / all pairs (the normalised

@@ -31,6 +31,7 @@ from finestate_env.components.base import (
     choose,
     direction_with_room,
     distinct_pair,
+    index_code,
     index_distance,
     sample_anchor,
     size_within,
@@ -144,6 +145,10 @@ class ListBox(ComponentType):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         options = params["options"]
         return isinstance(a, str) and isinstance(b, str) and a in options and a == b
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [i / (n - 1)], the selected option's place among the n options."""
+        return index_code(state, params["options"])
 
     def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
         """|positions between the two options in the list| / (options - 1)."""

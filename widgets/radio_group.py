@@ -26,6 +26,7 @@ from finestate_env.components.base import (
     Sample,
     choose,
     distinct_pair,
+    index_code,
     sample_anchor,
     touch_size,
 )
@@ -108,6 +109,10 @@ class RadioGroup(ComponentType):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         options = params["options"]
         return isinstance(a, str) and isinstance(b, str) and a in options and a == b
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [i / (n - 1)], the selected option's place among the n options."""
+        return index_code(state, params["options"])
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         question, short = sample.params["question"], sample.params["name"]

@@ -22,6 +22,7 @@ from finestate_env.components.base import (
     ComponentType,
     Sample,
     choose,
+    grid_code,
     grid_distance,
     same_grid_point,
     sample_anchor,
@@ -133,6 +134,10 @@ class Rating(ComponentType):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         steps = round(params["stars"] / params["step"])
         return same_grid_point(a, b, 0, params["step"], steps)
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [k / n], the rating's step (of `step` stars) over the last step."""
+        return grid_code(state, 0, params["step"], round(params["stars"] / params["step"]))
 
     def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
         """|steps between the two ratings| / steps from 0 to the full rating."""

@@ -25,6 +25,7 @@ from finestate_env.components.base import (
     ComponentType,
     Sample,
     choose,
+    grid_code,
     grid_distance,
     sample_anchor,
     size_within,
@@ -148,6 +149,11 @@ class ResizablePane(ComponentType):
                     and (value - params["min"]) % params["step"] == 0)
 
         return on_grid(a) and on_grid(b) and a == b
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [k / n], the size's step on the pane's grid over the last step."""
+        last = (params["max"] - params["min"]) // params["step"]
+        return grid_code(state, params["min"], params["step"], last)
 
     def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
         """|steps between the two sizes| / steps from the smallest to the largest size."""

@@ -25,6 +25,7 @@ from finestate_env.components.base import (
     ComponentType,
     Sample,
     choose,
+    grid_code,
     grid_distance,
     sample_anchor,
 )
@@ -129,6 +130,10 @@ class Scrollbar(ComponentType):
                     and 0 <= value <= params["rows"] - params["visible"])
 
         return on_grid(a) and on_grid(b) and a == b
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [first row / last first row], how far down the list is scrolled."""
+        return grid_code(state, 0, 1, params["rows"] - params["visible"])
 
     def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
         """|rows between the two scroll positions| / rows the list can scroll."""

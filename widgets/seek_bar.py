@@ -26,6 +26,7 @@ from finestate_env.components.base import (
     Sample,
     choose,
     distinct_pair,
+    grid_code,
     grid_distance,
     same_grid_point,
     sample_anchor,
@@ -106,6 +107,10 @@ class SeekBar(ComponentType):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         steps = params["duration"] // params["step"]
         return same_grid_point(a, b, 0, params["step"], steps)
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [k / n], the position's step over the last step of the duration."""
+        return grid_code(state, 0, params["step"], params["duration"] // params["step"])
 
     def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
         """|steps between the two positions| / steps of the whole duration."""

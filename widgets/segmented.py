@@ -17,7 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.components.base import ComponentType, Sample, choose, sample_anchor, touch_size
+from finestate_env.components.base import (
+    ComponentType,
+    Sample,
+    choose,
+    index_code,
+    sample_anchor,
+    touch_size,
+)
 from finestate_env.core.schema import Instructions
 
 # (label, segments); a group shows a contiguous run of at least two of them.
@@ -88,6 +95,10 @@ class Segmented(ComponentType):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         segments = params["groups"][params["target"]]["segments"]
         return isinstance(a, str) and isinstance(b, str) and a in segments and a == b
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [i / (n - 1)], the selected segment's place in the target group."""
+        return index_code(state, params["groups"][params["target"]]["segments"])
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         label = sample.params["groups"][sample.params["target"]]["label"]

@@ -38,6 +38,7 @@ from finestate_env.components.base import (
     Sample,
     choose,
     direction_with_room,
+    grid_code,
     grid_distance,
     on_grid_index,
     same_grid_point,
@@ -177,6 +178,12 @@ class Stepper(ComponentType):
         field = params["fields"][params["target"]]
         n = int(round((field["max"] - field["min"]) / field["step"]))
         return same_grid_point(a, b, field["min"], field["step"], n)
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [k / n], the target field's step on its grid over the grid's last."""
+        field = params["fields"][params["target"]]
+        n = int(round((field["max"] - field["min"]) / field["step"]))
+        return grid_code(state, field["min"], field["step"], n)
 
     def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
         """|steps between the values| / steps of the target field's range."""

@@ -78,6 +78,10 @@ class Switch(ComponentType):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         return isinstance(a, bool) and isinstance(b, bool) and a == b
 
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [1.0] on, [0.0] off."""
+        return [1.0 if state else 0.0]
+
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         label = sample.params["labels"][sample.params["target"]]
         goal = self.describe(sample.goal_state, sample.params)

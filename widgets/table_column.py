@@ -30,6 +30,7 @@ from finestate_env.components.base import (
     Sample,
     choose,
     distinct_pair,
+    grid_code,
     grid_distance,
     on_grid_index,
     sample_anchor,
@@ -197,6 +198,11 @@ class TableColumn(ComponentType):
 
         ka, kb = index(a), index(b)
         return ka is not None and ka == kb
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [k / n], the column width's step on its grid over the last step."""
+        last = round((params["max"] - params["min"]) / params["step"])
+        return grid_code(state, params["min"], params["step"], last)
 
     def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
         """|steps between the two widths| / steps from the narrowest to the widest."""

@@ -23,6 +23,7 @@ from finestate_env.components.base import (
     ComponentType,
     Sample,
     choose,
+    index_code,
     sample_anchor,
     touch_size,
 )
@@ -127,6 +128,10 @@ class Tabs(ComponentType):
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         labels = params["labels"]
         return isinstance(a, str) and isinstance(b, str) and a in labels and a == b
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [i / (n - 1)], the open tab's place among the n tabs."""
+        return index_code(state, params["labels"])
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         title, goal = sample.params["title"], sample.goal_state

@@ -52,6 +52,7 @@ class TimePicker(ComponentType):
     name = "time_picker"
     family = "specific_data"
     gesture = "tap"
+    code_size = 2
     goal_box_is_region = False
     # A minute's wedge is 6 degrees wide, fine along both axes away from the four
     # quarter hours (no axis-aligned box in it is a finger long): on a phone the
@@ -82,6 +83,10 @@ class TimePicker(ComponentType):
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         return _valid(a) and _valid(b) and a == b
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [hour / 23, minute / 59]."""
+        return [int(state[:2]) / 23, int(state[3:]) / 59]
 
     def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
         """Minutes between the two times round the clock (the shorter way) / 720."""

@@ -37,6 +37,7 @@ from finestate_env.components.base import (
     Sample,
     choose,
     sample_anchor,
+    set_code,
     set_distance,
     size_within,
 )
@@ -79,6 +80,9 @@ _THEMES = (
       "timelapse.mov", "notes.txt", "playlist.m3u", "thumbnail.png", "edit.xmp", "video.mp4")),
 )
 _LEVELS = (2, 4)
+# The most folders a tree has (_tree): up to 4 roots, each with up to 2 sub-folders on each
+# level below it, to the deepest level of _LEVELS (2 + 2 * 2 under a root of 4 levels).
+_MOST_FOLDERS = 4 * (1 + 2 + 2 * 2)
 _ROWS = (8, 20)
 _ROW_PX = (24, 30)
 _TWISTY_PX = (16, 20)   # square hit target, at least 4 px shorter than a row
@@ -116,6 +120,7 @@ class TreeView(ComponentType):
     name = "tree_view"
     family = "view_manipulation"
     gesture = "tap"
+    code_size = _MOST_FOLDERS
 
     def _tree(self, rng: np.random.Generator, levels: int, folder_pool: list[str],
               file_pool: tuple[str, ...]) -> list[dict]:
@@ -250,6 +255,10 @@ class TreeView(ComponentType):
                     and state == sorted(set(state)) and all(s in folders for s in state))
 
         return valid(a) and valid(b) and a == b
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: one number per folder of the tree, in preorder: 1.0 expanded."""
+        return set_code(state, list(_folders(params["tree"])))
 
     def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
         """Folders whose open or closed state differs from the goal / folders in the tree."""

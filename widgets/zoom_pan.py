@@ -64,6 +64,7 @@ class ZoomPan(ComponentType):
     name = "zoom_pan"
     family = "view_manipulation"
     gesture = "drag"
+    code_size = 2
     # The goal is one grid cell on both axes: what a finger gets is the pin it
     # presses to pan, TOUCH_TARGET or more on both sides on a phone.
     touch_goal = "grab"
@@ -151,6 +152,12 @@ class ZoomPan(ComponentType):
                     and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
 
         return cells(a) and cells(b) and list(a) == list(b)
+
+    def code(self, state: Any, params: dict[str, Any]) -> list[float]:
+        """Goal vector: [(dx + rx) / 2rx, (dy + ry) / 2ry], the pan in cells over the map's
+        pan range of +-reach cells per axis (outside [0, 1] past the range)."""
+        return [(cells + reach) / (2 * reach)
+                for cells, reach in zip(state, params["reach"], strict=True)]
 
     def distance(self, state: Any, goal: Any, params: dict[str, Any]) -> float:
         """The pan's distance from the goal in cells, each axis a share of the map's pan
