@@ -29,6 +29,7 @@ from finestate_env.core.schema import (
     Size,
 )
 from finestate_env.core.states import encode_state
+from finestate_env.env import curriculum, goals
 from finestate_env.env.episode import judge, perform_and_judge
 from finestate_env.env.observation import ObservationMaker
 from finestate_env.env.spaces import (
@@ -47,6 +48,9 @@ MAX_ACTIONS = 100
 # "exact": 1.0 when the goal is reached, else 0.0. "shaped": the decrease of the
 # type's distance to the goal plus 1.0 on reaching it (potential-based shaping).
 REWARDS = ("exact", "shaped")
+# "capture": every step's observation is a new screenshot. "skip": a step that terminates
+# the episode takes none (its observation's pixels are those the gesture acted on).
+TERMINAL_OBS = ("capture", "skip")
 # A phone's native screen: 360x800 CSS px at device scale factor 3 (backends/mobile.py).
 DEFAULT_VIEWPORTS: dict[str, tuple[int, int]] = {"mobile": (1080, 2400)}
 
@@ -157,22 +161,45 @@ class FineStateEnv(gym.Env):
                  backend_options: dict[str, Any] | None = None, obs_type: ObsType = "dict",
                  obs_size: tuple[int, int] | str | None = None, obs_dtype: ObsDtype = "uint8",
                  action_type: ActionType = "dict", timings: bool = False,
-                 scene: str = scenes.DEFAULT_SCENE, max_actions: int = 1,
-                 reward: str = "exact") -> None:
+                 scene: str | None = None, max_actions: int | None = None,
+                 reward: str = "exact", level: int | None = None, goal_obs: Any = None,
+                 terminal_obs: str = "capture") -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if coord_mode not in ("pixel", "normalized"):
             raise ValueError(f"coord_mode must be 'pixel' or 'normalized', got {coord_mode!r}")
-        scenes.check_scene(scene, platform)
-        if isinstance(max_actions, bool) or not isinstance(max_actions, int | np.integer) \
-                or not 1 <= max_actions <= MAX_ACTIONS:
+        if max_actions is not None and (
+                isinstance(max_actions, bool) or not isinstance(max_actions, int | np.integer)
+                or not 1 <= max_actions <= MAX_ACTIONS):
             raise ValueError(f"max_actions must be a whole number in 1..{MAX_ACTIONS}, "
                              f"got {max_actions!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
-        self.max_actions = int(max_actions)
+        if terminal_obs not in TERMINAL_OBS:
+            raise ValueError(f"terminal_obs must be one of {list(TERMINAL_OBS)}, "
+                             f"got {terminal_obs!r}")
+        self.goal_obs = goals.parse_goal_obs(goal_obs)
+        if self.goal_obs == "goal_env" and reward != "exact":
+            raise ValueError("goal_obs='goal_env' needs reward='exact': compute_reward is the "
+                             "exact reward, and a shaped reward depends on the step before")
+        self.terminal_obs = terminal_obs
+        if self.goal_obs == "goal_env":
+            # Only a goal env has compute_reward: SB3's and Gymnasium-Robotics' checkers take
+            # any env with one for a goal env and ask for its Dict observation.
+            self.compute_reward = goals.compute_reward
         self.reward = reward
-        self.scene = scene
+        self._max_actions_given = None if max_actions is None else int(max_actions)
+        self.level: int | None = None
+        if level is None:
+            self.scene = scene or scenes.DEFAULT_SCENE
+            scenes.check_scene(self.scene, platform)
+            self.max_actions = self._max_actions_given or 1
+            self._fixed, self._far_goals = False, self.max_actions > 1
+        else:
+            wanted = curriculum.LEVELS[curriculum.check_level(level)].scene
+            if scene is not None and scene != wanted:
+                raise ValueError(f"level {level} shows scene {wanted!r}, not scene={scene!r}: "
+                                 "give one of the two")
         self.themes = themes_for(platform)
         if theme is not None and theme not in self.themes:
             raise ValueError(f"unknown theme {theme!r}; available: {list(self.themes)}")
@@ -193,7 +220,6 @@ class FineStateEnv(gym.Env):
         self._observe = ObservationMaker(
             self.viewport, obs_type, None if obs_size is None else _parse_size(obs_size, 8),
             obs_dtype)
-        self.observation_space = self._observe.space
         self.action_type = action_type
         self.action_space = action_space(self.viewport, coord_mode, action_type)
         self.timings = timings
@@ -214,13 +240,16 @@ class FineStateEnv(gym.Env):
             self.components = [c for c in self.components if c in supported]
             if not self.components:
                 raise ValueError(f"no {platform} renderer for family={family!r}")
-        if scene == "page" and not getattr(self.backend, "renders_pages", True):
-            raise ValueError(f"{self.backend!r} renders lone controls only: make the env "
-                             "with scene='control'")
-        if scene == "page":
-            problem = scenes.page_viewport_problem(self.backend.layout_viewport, platform)
-            if problem:
-                raise ValueError(problem)
+        if level is None:
+            self._check_scene(self.scene)
+        else:
+            self.set_level(level)
+        self._goal_width = goals.code_width(self.components)
+        self.observation_space = goals.observation_space(self._observe.space, self.goal_obs,
+                                                         self._goal_width)
+        self._desired_goal: np.ndarray | None = None
+        self._base_obs: Any = None  # the last observation as built, before its goal parts
+        self._screenshot_stale = False  # a skipped terminal capture: render() takes it
         self._instance: Instance | None = None
         self._instance_json = ""
         self._screenshot: np.ndarray | None = None
@@ -267,6 +296,7 @@ class FineStateEnv(gym.Env):
         # info["instance"] in reset's and step's info: the instance is frozen, so dumped once.
         self._instance_json = instance.model_dump_json()
         self._screenshot = self.backend.screenshot()
+        self._screenshot_stale = False
         self._done = False
         self._state, self._actions = rendered.state, 0
         # A page's distractors as the render read them back: the first gesture's "before".
@@ -276,6 +306,8 @@ class FineStateEnv(gym.Env):
         self._oracle_actions = components.COMPONENTS[instance.component].oracle_actions(
             instance.live.params, instance.current_state, instance.goal_state)
         self._reach = self._oracle_actions  # a first screen shows the start of the route
+        if self.goal_obs is not None:
+            self._desired_goal = self._goal_vector(instance.goal_state)
         info = self._reset_info(instance, rendered.state)
         info.update(distance=self._distance, actions=0, oracle_actions=self._oracle_actions)
         if self.timings:
@@ -306,16 +338,6 @@ class FineStateEnv(gym.Env):
                            action_error=str(exc), goal_in_reach=in_reach)
             self._done = True  # the control is gone: nothing left to act on
         timings = {"action": 0.0, "readback": 0.0, "screenshot": 0.0, **judged.timings}
-        # Without input nothing changed, and after a crash there is nothing to
-        # capture: the last screenshot stays the observation, as a copy, since the
-        # caller may keep and modify the one reset returned.
-        if performed:
-            shot_started = time.perf_counter()
-            self._screenshot = self.backend.screenshot()
-            timings["screenshot"] = _ms(shot_started)
-        else:
-            self._screenshot = self._screenshot.copy()
-        timings["total"] = _ms(started)
         self._actions += 1
         distance_before = self._distance
         if performed:
@@ -327,6 +349,20 @@ class FineStateEnv(gym.Env):
         terminated = self.max_actions == 1 or success or self._done
         truncated = not terminated and self._actions >= self.max_actions
         self._done = terminated or truncated
+        # Without input nothing changed, and after a crash there is nothing to capture: the
+        # last screenshot stays the observation. terminal_obs="skip": a terminal state's
+        # value is 0 to every learner, so its pixels are never learnt from; the screen is
+        # captured only if render() asks for it. A truncated end is captured (a learner
+        # bootstraps from it).
+        reuse = not performed or (self.terminal_obs == "skip" and terminated)
+        if not reuse:
+            shot_started = time.perf_counter()
+            self._screenshot = self.backend.screenshot()
+            self._screenshot_stale = False
+            timings["screenshot"] = _ms(shot_started)
+        else:
+            self._screenshot_stale = performed
+        timings["total"] = _ms(started)
         action_error = judged.action_error
         if performed and not self._done:  # the next gesture acts on a new screen: measure it
             action_error = self._measure(instance)
@@ -353,18 +389,49 @@ class FineStateEnv(gym.Env):
         )
         if self.timings:
             info["timings"] = timings
-        return self._observation(), float(reward), bool(terminated), bool(truncated), info
+        return (self._observation(reuse), float(reward), bool(terminated), bool(truncated),
+                info)
 
     def render(self) -> np.ndarray | None:
-        if self.render_mode == "rgb_array":
-            return None if self._screenshot is None else self._screenshot.copy()
-        return None
+        if self.render_mode != "rgb_array" or self._screenshot is None:
+            return None
+        if self._screenshot_stale:  # a skipped terminal capture: the screen as it is now
+            try:
+                self._screenshot = self.backend.screenshot()
+            except BackendCrashed:
+                pass  # nothing left to capture: the last screenshot stands
+            self._screenshot_stale = False
+        return self._screenshot.copy()
 
     def close(self) -> None:
         self.backend.close()
         super().close()
 
+    def set_level(self, level: int) -> None:
+        """Move to curriculum `level` (env/curriculum.py) from the next reset on: its scene,
+        and at level 3 goals up to max_actions gestures away (FAR_ACTIONS unless given at
+        make time). Spaces do not change. Through a vector env: `call("set_level", n)`."""
+        spec = curriculum.LEVELS[curriculum.check_level(level)]
+        max_actions = self._max_actions_given or (
+            curriculum.FAR_ACTIONS if spec.far_goals else 1)
+        if spec.far_goals and max_actions == 1:
+            raise ValueError(f"level {level}'s goals are several gestures away: it needs "
+                             "max_actions above 1")
+        self._check_scene(spec.scene)
+        self.level, self.scene, self.max_actions = int(level), spec.scene, max_actions
+        self._fixed, self._far_goals = spec.fixed, spec.far_goals
+
     # -- helpers -----------------------------------------------------------
+    def _check_scene(self, scene: str) -> None:
+        scenes.check_scene(scene, self.platform)
+        if scene == "page" and not getattr(self.backend, "renders_pages", True):
+            raise ValueError(f"{self.backend!r} renders lone controls only: make the env "
+                             "with scene='control' (or level 0 or 1)")
+        if scene == "page":
+            problem = scenes.page_viewport_problem(self.backend.layout_viewport, self.platform)
+            if problem:
+                raise ValueError(problem)
+
     @property
     def instance(self) -> Instance | None:
         """The instance of the current episode (boxes in pixels)."""
@@ -382,12 +449,19 @@ class FineStateEnv(gym.Env):
         if self.scene == "page":  # the page and the target, all drawn after the type
             sample, scene = scenes.sample_page(rng, self.platform, name,
                                                self.backend.layout_viewport, touch=touch)
+        elif self._fixed:  # level 0: the type's one control, new states
+            sample = curriculum.fixed_sample(rng, name, self.backend.layout_viewport, touch)
         else:
             sample = components.COMPONENTS[name].sample(rng, self.backend.layout_viewport,
                                                      touch=touch)
-        if self.max_actions > 1:  # goals up to max_actions gestures away, where the type allows
+        if self._far_goals:  # goals up to max_actions gestures away, where the type allows
             sample = components.COMPONENTS[name].far_goal(rng, sample, self.max_actions)
-        theme = self.theme or self.themes[int(rng.integers(len(self.themes)))]
+        if self.theme is not None:
+            theme = self.theme
+        elif self._fixed:  # level 0's control looks the same in every episode
+            theme = self.themes[0]
+        else:
+            theme = self.themes[int(rng.integers(len(self.themes)))]
         return LiveSpec(component=name, params=sample.params, current_state=sample.current_state,
                         goal_state=sample.goal_state, theme=theme,
                         viewport=Size(width=self.viewport[0], height=self.viewport[1]),
@@ -451,8 +525,28 @@ class FineStateEnv(gym.Env):
                                               self.viewport), dtype=np.float64)
                 for name in ("loc", "core", "goal", "now")}
 
-    def _observation(self) -> Any:
-        return self._observe(self._screenshot, self._instance.instructions.interact)
+    def _goal_vector(self, state: Any) -> np.ndarray:
+        instance = self._instance
+        return goals.goal_vector(instance.component, state, instance.live.params,
+                                 self._goal_width)
+
+    def _observation(self, reuse: bool = False) -> Any:
+        """The observation of the screen shown; `reuse`: of the last screenshot, whose
+        observation was already built (a copy of it: the caller owns what it was given)."""
+        if reuse and self._base_obs is not None:
+            self._base_obs = _copy_observation(self._base_obs)
+        else:
+            self._base_obs = self._observe(self._screenshot, self._instance.instructions.interact)
+        if self.goal_obs is None:
+            return self._base_obs
+        return goals.observation(self._base_obs, self.goal_obs, self._goal_vector(self._state),
+                                 self._desired_goal)
+
+
+def _copy_observation(observation: Any) -> Any:
+    if isinstance(observation, dict):
+        return {key: _copy_observation(value) for key, value in observation.items()}
+    return observation.copy() if isinstance(observation, np.ndarray) else observation
 
 
 def _scene_record(live: LiveSpec, rendered: Rendered) -> SceneRecord | None:
