@@ -77,11 +77,23 @@ def _height(count: int, header: int, lines: list[int], style: str) -> int:
     return _CARD_CHROME_Y + list_h
 
 
+def _states(rng: np.random.Generator, titles: list[str]) -> tuple[str | None, str | None]:
+    """(current, goal): one section opened from none, the open one closed, or another one
+    opened instead."""
+    order = [int(i) for i in rng.permutation(len(titles))]
+    if rng.random() < 0.2:
+        return None, titles[order[0]]  # none open: open one
+    if rng.random() < 0.3:
+        return titles[order[0]], None  # close the open one
+    return titles[order[0]], titles[order[1]]
+
+
 class Accordion(ComponentType):
     name = "accordion"
     family = "toggle_option"
     gesture = "tap"
     code_size = 2
+    goal_params = ("closing",)
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:
@@ -109,13 +121,7 @@ class Accordion(ComponentType):
             bodies.append([_SENTENCES[int(i)].format(n=int(rng.integers(2, 10)),
                                                       m=int(rng.integers(20, 500)))
                            for i in chosen])
-        order = [int(i) for i in rng.permutation(count)]
-        if rng.random() < 0.2:
-            current, goal = None, titles[order[0]]  # none open: open one
-        elif rng.random() < 0.3:
-            current, goal = titles[order[0]], None  # close the open one
-        else:
-            current, goal = titles[order[0]], titles[order[1]]
+        current, goal = _states(rng, titles)
         width = int(min(viewport[0] - 16, rng.integers(_WIDTH[0], _WIDTH[1] + 1)))
         params = {
             "title": title, "titles": titles, "bodies": bodies, "style": style,
@@ -126,6 +132,11 @@ class Accordion(ComponentType):
             "anchor": sample_anchor(rng),
         }
         return Sample(params, current, goal)
+
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        current, goal = _states(rng, sample.params["titles"])
+        return Sample({**sample.params, "closing": current if goal is None else None},
+                      current, goal)
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         titles = params["titles"]

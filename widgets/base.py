@@ -66,6 +66,10 @@ class ComponentType(ABC):
     touch_goal: ClassVar[Literal["target", "band", "grab"]] = "target"
     # The most numbers `code` gives for a state of this type (the env pads to the widest).
     code_size: ClassVar[int] = 1
+    # The params resample_states may change: those that only name the part the goal
+    # concerns (the folder to toggle, the item to move) where the new states need another,
+    # and those that follow the states; it keeps every other param.
+    goal_params: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
@@ -80,6 +84,7 @@ class ComponentType(ABC):
         `touch` a seed gives the parameters it always gave.
         """
 
+    @abstractmethod
     def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
         """The control of `sample` with a new current state and a new goal reachable in one
         gesture, drawn from `rng` as `sample` draws them (curriculum level 0, env `level=0`:
@@ -87,10 +92,10 @@ class ComponentType(ABC):
 
         Every parameter that sets where the control is, how large it is and what it shows
         is kept; a parameter that only names the part the goal concerns (the folder to
-        toggle, the item to move) may be drawn again. The states obey everything `sample`'s
-        do (the goal differs from the current state, fits the control as sized).
+        toggle, the item to move) may be drawn again (`goal_params` lists them). The states
+        obey everything `sample`'s do (the goal differs from the current state, fits the
+        control as sized). `sample`'s params are never changed in place.
         """
-        raise NotImplementedError(f"{self.name}: no resample_states yet")
 
     def far_goal(self, rng: np.random.Generator, sample: Sample, reach: int) -> Sample:
         """`sample` with its goal moved to one the oracle reaches in n gestures, n drawn
@@ -174,6 +179,12 @@ class RangeType(ComponentType):
         return (round(lo + steps * step, decimals), round(lo + current_k * step, decimals),
                 round(lo + goal_k * step, decimals))
 
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        params = sample.params
+        steps = round((params["max"] - params["min"]) / params["step"])
+        _, current, goal = self.grid_pair(rng, params["min"], params["step"], steps)
+        return Sample(params, current, goal)
+
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         last = round((params["max"] - params["min"]) / params["step"])
         return same_grid_point(a, b, params["min"], params["step"], last)
@@ -232,6 +243,13 @@ def distinct_pair(rng: np.random.Generator, low: int, high: int) -> tuple[int, i
     current = int(rng.integers(low, high))
     goal = int(rng.integers(low, high - 1))
     return current, goal + (goal >= current)
+
+
+def inner_pair(rng: np.random.Generator, count: int) -> tuple[int, int]:
+    """(current, goal) among `count` positions: the current any, the goal an inner one (not
+    the first or the last, where a clamp widens its region) other than the current."""
+    current = int(rng.integers(count))
+    return current, choose(rng, [k for k in range(1, count - 1) if k != current])
 
 
 def same_grid_point(a: Any, b: Any, start: float, step: float, last: int) -> bool:

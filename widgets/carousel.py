@@ -92,6 +92,13 @@ _CHROME_W = 34
 _CHROME_H = 2 + 24 + 28 + 12
 
 
+def _far_pair(rng: np.random.Generator, count: int) -> tuple[int, int]:
+    """(current, goal) slides: the goal neither the current slide nor a neighbour (an arrow
+    would reach those too, and only the dot is the goal box)."""
+    current = int(rng.integers(count))
+    return current, int(choose(rng, [i for i in range(count) if abs(i - current) >= 2]))
+
+
 class Carousel(ComponentType):
     name = "carousel"
     family = "view_manipulation"
@@ -123,11 +130,7 @@ class Carousel(ComponentType):
             # card's width holds; the dot keeps its drawn size inside.
             count = min(count, width // TOUCH_TARGET)
             slides, gap = slides[:count], 0
-        current = int(rng.integers(count))
-        # Not the current slide nor a neighbour: an arrow would reach those too,
-        # and only the dot is the goal box.
-        far = [i for i in range(count) if abs(i - current) >= 2]
-        goal = int(choose(rng, far))
+        current, goal = _far_pair(rng, count)
         params = {
             "title": title, "noun": noun, "slides": slides, "dot": dot, "gap": gap,
             "width": width, "height": height, "anchor": sample_anchor(rng),
@@ -135,6 +138,10 @@ class Carousel(ComponentType):
         if touch:
             params["hit"] = TOUCH_TARGET
         return Sample(params, current, goal)
+
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        current, goal = _far_pair(rng, len(sample.params["slides"]))
+        return Sample(sample.params, current, goal)
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         count = len(params["slides"])

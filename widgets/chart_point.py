@@ -132,6 +132,15 @@ class ChartPoint(ComponentType):
         return Sample(params, round(lo + current_k * step, decimals),
                       round(lo + goal_k * step, decimals))
 
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        """Two new values of the same named point; the other points keep theirs."""
+        params = sample.params
+        lo, step = params["min"], params["step"]
+        current_k, goal_k = distinct_pair(rng, 0, int(round((params["max"] - lo) / step)) + 1)
+        decimals = step_decimals(step)
+        return Sample(params, round(lo + current_k * step, decimals),
+                      round(lo + goal_k * step, decimals))
+
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         steps = int(round((params["max"] - params["min"]) / params["step"]))
         return same_grid_point(a, b, params["min"], params["step"], steps)

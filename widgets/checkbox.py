@@ -77,7 +77,7 @@ class Checkbox(ComponentType):
             count = max(1, min(count, (viewport[1] - 16 - _OVERHEAD_HINT) // TOUCH_TARGET))
         labels = [pool[i] for i in rng.permutation(len(pool))[:count]]
         target = int(rng.integers(count))
-        checked = [bool(rng.integers(2)) for _ in range(count)]
+        current, goal = _ticks(rng, labels, target)
         counts = [int(rng.integers(1, 500)) for _ in range(count)] if with_counts else None
         hint = choose(rng, _HINTS) if rng.random() < 0.4 else None
         box = int(choose(rng, _BOX_PX))
@@ -94,9 +94,13 @@ class Checkbox(ComponentType):
         }
         if touch:
             params["hit"] = TOUCH_TARGET
-        current = sorted(label for label, on in zip(labels, checked, strict=True) if on)
-        goal = sorted(set(current) ^ {labels[target]})
         return Sample(params, current, goal)
+
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        """New ticks of every box, the same named box to toggle (its row is the control,
+        `loc`)."""
+        current, goal = _ticks(rng, sample.params["labels"], sample.params["target"])
+        return Sample(sample.params, current, goal)
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         return _valid(a, params) and _valid(b, params) and a == b
@@ -130,6 +134,14 @@ class Checkbox(ComponentType):
 
     def describe(self, state: Any, params: dict[str, Any]) -> str:
         return ", ".join(state) if state else "(none checked)"
+
+
+def _ticks(rng: np.random.Generator, labels: list[str],
+           target: int) -> tuple[list[str], list[str]]:
+    """(current, goal): each box ticked or not, and those ticks with the target's toggled."""
+    checked = [bool(rng.integers(2)) for _ in labels]
+    current = sorted(label for label, on in zip(labels, checked, strict=True) if on)
+    return current, sorted(set(current) ^ {labels[target]})
 
 
 def _valid(state: Any, params: dict[str, Any]) -> bool:

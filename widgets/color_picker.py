@@ -90,6 +90,11 @@ class ColorPicker(ComponentType):
         }
         return Sample(params, swatches[current][1], swatches[goal][1])
 
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        swatches = sample.params["swatches"]
+        current, goal = distinct_pair(rng, 0, len(swatches))
+        return Sample(sample.params, swatches[current][1], swatches[goal][1])
+
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         return isinstance(a, str) and isinstance(b, str) and bool(_HEX.fullmatch(a)) and a == b
 

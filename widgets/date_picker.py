@@ -89,6 +89,15 @@ class DatePicker(ComponentType):
         return Sample(params, date(year, month, current).isoformat(),
                       date(year, month, goal).isoformat())
 
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        """Two new days of the month shown: the calendar shows the current date's month, so
+        the month (the grid of days) is kept and only the selected day changes on screen."""
+        shown = _parse(sample.current_state)
+        days = calendar.monthrange(shown.year, shown.month)[1]
+        current, goal = distinct_pair(rng, 1, days + 1)
+        return Sample(sample.params, shown.replace(day=current).isoformat(),
+                      shown.replace(day=goal).isoformat())
+
     def far_goal(self, rng: np.random.Generator, sample: Sample, reach: int) -> Sample:
         """A day m = n - 1 months away, n drawn from 1..reach, before or after."""
         n = int(rng.integers(1, reach + 1))

@@ -48,6 +48,15 @@ _GAP = (4, 8)
 _CHROME_HEIGHT = 2 + 2 * 12 + 20 + 10
 
 
+def _move(rng: np.random.Generator, labels: list[str]) -> tuple[str, list[str]]:
+    """(item, goal): one item of `labels` and the order with it moved to another index."""
+    source, target = distinct_pair(rng, 0, len(labels))  # any index but the current one
+    item = labels[source]
+    goal = [label for label in labels if label != item]
+    goal.insert(target, item)
+    return item, goal
+
+
 class DragReorder(ComponentType):
     name = "drag_reorder"
     family = "view_manipulation"
@@ -56,6 +65,7 @@ class DragReorder(ComponentType):
     # The drop slot is fine along y (a row's pitch, half a row at the ends); the
     # rows a finger grabs are TOUCH_TARGET tall on a phone.
     touch_goal = "band"
+    goal_params = ("item",)
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:
@@ -66,16 +76,19 @@ class DragReorder(ComponentType):
         fits = max(2, free // (row_height + gap))  # a small viewport shortens the list
         count = min(int(rng.integers(_ROWS[0], _ROWS[1] + 1)), fits, len(pool))
         labels = [pool[int(i)] for i in rng.choice(len(pool), size=count, replace=False)]
-        source, target = distinct_pair(rng, 0, count)  # any index but the current one
-        item = labels[source]
-        goal = [label for label in labels if label != item]
-        goal.insert(target, item)
+        item, goal = _move(rng, labels)
         params = {
             "title": title, "item": item, "row_height": row_height, "gap": gap,
             "width": int(min(rng.integers(220, 321), viewport[0] - 2 * STAGE_MARGIN)),
             "anchor": sample_anchor(rng),
         }
         return Sample(params, labels, goal)
+
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        """The same items in a new order, and a new item to move to a new slot."""
+        labels = [sample.current_state[int(i)] for i in rng.permutation(len(sample.current_state))]
+        item, goal = _move(rng, labels)
+        return Sample({**sample.params, "item": item}, labels, goal)
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         def is_labels(value: Any) -> bool:  # an order of distinct labels, the moved one in it

@@ -118,6 +118,11 @@ class ListBox(ComponentType):
         }
         return Sample(params, options[current], options[goal])
 
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        options = sample.params["options"]
+        current, goal = distinct_pair(rng, 0, len(options))
+        return Sample(sample.params, options[current], options[goal])
+
     def far_goal(self, rng: np.random.Generator, sample: Sample, reach: int) -> Sample:
         """An option n - 1 pages up or down, n drawn from 1..reach, in the whole pool."""
         n = int(rng.integers(1, reach + 1))

@@ -106,6 +106,11 @@ class RadioGroup(ComponentType):
         }
         return Sample(params, options[current], options[goal])
 
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        options = sample.params["options"]
+        current, goal = distinct_pair(rng, 0, len(options))
+        return Sample(sample.params, options[current], options[goal])
+
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         options = params["options"]
         return isinstance(a, str) and isinstance(b, str) and a in options and a == b

@@ -66,6 +66,16 @@ def _value(k: int, step: float) -> float | int:
     return k * step if step == 0.5 else k
 
 
+def _pair(rng: np.random.Generator, steps: int) -> tuple[int, int]:
+    """(current, goal) steps of the grid: sometimes not rated yet (0), the goal any other
+    rating above 0."""
+    current_k = 0 if rng.random() < 0.15 else int(rng.integers(1, steps + 1))
+    if current_k == 0:
+        return current_k, int(rng.integers(1, steps + 1))
+    goal_k = int(rng.integers(1, steps))
+    return current_k, goal_k + (goal_k >= current_k)
+
+
 class Rating(ComponentType):
     name = "rating"
     family = "specific_data"
@@ -111,12 +121,7 @@ class Rating(ComponentType):
         labels = labels[:count]
         steps = round(stars / step)
         target = int(rng.integers(count))
-        current_k = 0 if rng.random() < 0.15 else int(rng.integers(1, steps + 1))
-        if current_k == 0:
-            goal_k = int(rng.integers(1, steps + 1))
-        else:  # any value above 0 but the current one
-            goal_k = int(rng.integers(1, steps))
-            goal_k += goal_k >= current_k
+        current_k, goal_k = _pair(rng, steps)
         values = [None if i == target else _value(int(rng.integers(steps + 1)), step)
                   for i in range(count)]
         width, _ = _fit(layout, count, stars, size, gap, label_px, hit())
@@ -130,6 +135,13 @@ class Rating(ComponentType):
         if touch:
             params["hit"] = hit()
         return Sample(params, _value(current_k, step), _value(goal_k, step))
+
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        """Two new ratings of the same named item (its row is the control, `loc`); the other
+        items keep theirs."""
+        step = sample.params["step"]
+        current_k, goal_k = _pair(rng, round(sample.params["stars"] / step))
+        return Sample(sample.params, _value(current_k, step), _value(goal_k, step))
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         steps = round(params["stars"] / params["step"])

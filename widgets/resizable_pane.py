@@ -27,6 +27,7 @@ from finestate_env.components.base import (
     choose,
     grid_code,
     grid_distance,
+    inner_pair,
     sample_anchor,
     size_within,
     touch_size,
@@ -119,11 +120,9 @@ class ResizablePane(ComponentType):
         if (hi - lo) // step < 4:  # too coarse for this small a container: a finer grid
             step = 4
             lo, hi = -(-lo // step) * step, hi // step * step
-        count = (hi - lo) // step + 1
-        current = int(rng.integers(count))
         # The goal is an inner size (not min or max, where the clamp widens the
         # region), any but the current one.
-        goal = choose(rng, [k for k in range(1, count - 1) if k != current])
+        current, goal = inner_pair(rng, (hi - lo) // step + 1)
         project = choose(rng, _PROJECTS)
         params = {
             "side": side, "pane": choose(rng, _PANES[side]), "project": project,
@@ -141,6 +140,11 @@ class ResizablePane(ComponentType):
             "anchor": sample_anchor(rng),
         }
         return Sample(params, lo + current * step, lo + goal * step)
+
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        lo, step = sample.params["min"], sample.params["step"]
+        current, goal = inner_pair(rng, (sample.params["max"] - lo) // step + 1)
+        return Sample(sample.params, lo + current * step, lo + goal * step)
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         def on_grid(value: Any) -> bool:

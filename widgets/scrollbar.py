@@ -27,6 +27,7 @@ from finestate_env.components.base import (
     choose,
     grid_code,
     grid_distance,
+    inner_pair,
     sample_anchor,
 )
 from finestate_env.core.schema import Instructions
@@ -93,11 +94,9 @@ class Scrollbar(ComponentType):
         while rows > visible + 1 and (track - thumb_height(track, visible, rows, min_thumb)) \
                 / (rows - visible) < 5:
             rows -= 1
-        max_first = rows - visible
-        current = int(rng.integers(max_first + 1))
         # The goal is an inner row (not 0 or maxFirst, where the clamp widens the
         # region), any but the current one.
-        goal = choose(rng, [k for k in range(1, max_first) if k != current])
+        current, goal = inner_pair(rng, rows - visible + 1)
         start = int(rng.integers(numbers[0], numbers[1] + 1))
         width = int(min(rng.integers(360, 521), viewport[0] - 2 * STAGE_MARGIN - _CHROME_W))
         if right == "amount":
@@ -123,6 +122,10 @@ class Scrollbar(ComponentType):
             # thumb is at least as tall.
             params["hit"] = max(TOUCH_TARGET, params["track_width"])
         return Sample(params, current, goal)
+
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        current, goal = inner_pair(rng, sample.params["rows"] - sample.params["visible"] + 1)
+        return Sample(sample.params, current, goal)
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         def on_grid(value: Any) -> bool:

@@ -104,6 +104,11 @@ class SeekBar(ComponentType):
             params.update(hit=band, play=play)
         return Sample(params, current_k * step, goal_k * step)
 
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        step = sample.params["step"]
+        current_k, goal_k = distinct_pair(rng, 0, sample.params["duration"] // step + 1)
+        return Sample(sample.params, current_k * step, goal_k * step)
+
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         steps = params["duration"] // params["step"]
         return same_grid_point(a, b, 0, params["step"], steps)

@@ -21,6 +21,7 @@ from finestate_env.components.base import (
     ComponentType,
     Sample,
     choose,
+    distinct_pair,
     index_code,
     sample_anchor,
     touch_size,
@@ -91,6 +92,13 @@ class Segmented(ComponentType):
             "anchor": sample_anchor(rng),
         }
         return Sample(params, segments[current], segments[goal])
+
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        """Two new segments of the same target group (the group is the control, `loc`); a
+        second group keeps its selection."""
+        segments = sample.params["groups"][sample.params["target"]]["segments"]
+        current, goal = distinct_pair(rng, 0, len(segments))
+        return Sample(sample.params, segments[current], segments[goal])
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         segments = params["groups"][params["target"]]["segments"]

@@ -89,6 +89,22 @@ _STACKED_LABEL = 24  # the label above the field in the stacked layout, and its 
 _CHROME_HEIGHT = 2 + 24 + 20 + 4  # card border and padding, title and its margin
 
 
+def _one_step(rng: np.random.Generator, spec: dict[str, Any]) -> tuple[float, float]:
+    """(current, goal) of a field: any value, and one step from it, up or down where both
+    are in range."""
+    n = int(round((spec["max"] - spec["min"]) / spec["step"]))
+    decimals = step_decimals(spec["step"])
+    current_k = int(rng.integers(n + 1))
+    if current_k == 0:
+        goal_k = 1
+    elif current_k == n:
+        goal_k = n - 1
+    else:
+        goal_k = current_k + choose(rng, (-1, 1))
+    return (round(spec["min"] + current_k * spec["step"], decimals),
+            round(spec["min"] + goal_k * spec["step"], decimals))
+
+
 class Stepper(ComponentType):
     name = "stepper"
     family = "numeric_range"
@@ -131,24 +147,21 @@ class Stepper(ComponentType):
         fields = fields[:fits]
 
         target = int(rng.integers(len(fields)))
-        spec = fields[target]
-        n = int(round((spec["max"] - spec["min"]) / spec["step"]))
-        decimals = step_decimals(spec["step"])
-        current_k = int(rng.integers(n + 1))
-        if current_k == 0:
-            goal_k = 1
-        elif current_k == n:
-            goal_k = n - 1
-        else:
-            goal_k = current_k + choose(rng, (-1, 1))
-        spec["value"] = None  # the target's value is the instance's state, given apart
+        current, goal = _one_step(rng, fields[target])
+        fields[target]["value"] = None  # the target's value is the instance's state, given apart
         params = {
             "title": title, "fields": fields, "target": target, "layout":
             "inline" if inline else "stacked", "button": button, "height": height,
             "field": field, "width": width + _PADDING, "anchor": sample_anchor(rng),
         }
-        return Sample(params, round(spec["min"] + current_k * spec["step"], decimals),
-                      round(spec["min"] + goal_k * spec["step"], decimals))
+        return Sample(params, current, goal)
+
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        """A new value of the same named field, and one step from it; the other fields keep
+        theirs (the named field is the control: Qt's `loc` is its row)."""
+        params = sample.params
+        current, goal = _one_step(rng, params["fields"][params["target"]])
+        return Sample(params, current, goal)
 
     def far_goal(self, rng: np.random.Generator, sample: Sample, reach: int) -> Sample:
         """n steps away, n drawn from 1..reach, up or down where both have room."""

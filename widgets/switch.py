@@ -75,6 +75,12 @@ class Switch(ComponentType):
             params["hit"] = TOUCH_TARGET
         return Sample(params, current, not current)
 
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        """The named switch flipped either way; it stays the named one (its row is the
+        control, `loc`: the others are its neighbours)."""
+        current = bool(rng.integers(2))
+        return Sample(sample.params, current, not current)
+
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         return isinstance(a, bool) and isinstance(b, bool) and a == b
 

@@ -189,6 +189,13 @@ class TableColumn(ComponentType):
         }
         return Sample(params, lo + current_k * step, lo + goal_k * step)
 
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        """Two new widths of the same column: which column is named sets the table's width
+        (the others' widths and the target's widest), so it is kept."""
+        lo, step = sample.params["min"], sample.params["step"]
+        current_k, goal_k = distinct_pair(rng, 0, (sample.params["max"] - lo) // step + 1)
+        return Sample(sample.params, lo + current_k * step, lo + goal_k * step)
+
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         def index(value: Any) -> int | None:
             if not isinstance(value, int) or isinstance(value, bool):

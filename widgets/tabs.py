@@ -125,6 +125,11 @@ class Tabs(ComponentType):
             params["hit"] = TOUCH_TARGET
         return Sample(params, labels[current], labels[goal])
 
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        labels = sample.params["labels"]
+        current, goal = (int(i) for i in rng.permutation(len(labels))[:2])
+        return Sample(sample.params, labels[current], labels[goal])
+
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         labels = params["labels"]
         return isinstance(a, str) and isinstance(b, str) and a in labels and a == b

@@ -81,6 +81,12 @@ class TimePicker(ComponentType):
             params["knob"] = TOUCH_TARGET
         return Sample(params, f"{hour:02d}:{current:02d}", f"{hour:02d}:{goal:02d}")
 
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        """Two new minutes of the hour shown (the header's hour is fixed)."""
+        hour = sample.params["hour"]
+        current, goal = distinct_pair(rng, 0, 60)
+        return Sample(sample.params, f"{hour:02d}:{current:02d}", f"{hour:02d}:{goal:02d}")
+
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         return _valid(a) and _valid(b) and a == b
 

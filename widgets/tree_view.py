@@ -116,11 +116,31 @@ def _visible(tree: list[dict], expanded: set[str], prefix: str = "") -> list[str
     return rows
 
 
+def _states(rng: np.random.Generator, tree: list[dict]) -> tuple[set[str], str, set[str]] | None:
+    """(expanded, target, goal): folders expanded top-down (no hidden folder is), a shown
+    folder to toggle, usually one to expand, and the state with it toggled; None when no
+    shown folder can be toggled the drawn way."""
+    folders = _folders(tree)
+    share = float(rng.uniform(0.3, 0.7))
+    expanded: set[str] = set()
+    for path in folders:
+        parent = path.rpartition("/")[0]
+        if (not parent or parent in expanded) and rng.random() < share:
+            expanded.add(path)
+    expand = rng.random() < _EXPAND_SHARE
+    candidates = [p for p in _visible(tree, expanded) if p in folders and (p in expanded) != expand]
+    if not candidates:
+        return None
+    target = choose(rng, candidates)
+    return expanded, target, expanded ^ {target}
+
+
 class TreeView(ComponentType):
     name = "tree_view"
     family = "view_manipulation"
     gesture = "tap"
     code_size = _MOST_FOLDERS
+    goal_params = ("target",)
 
     def _tree(self, rng: np.random.Generator, levels: int, folder_pool: list[str],
               file_pool: tuple[str, ...]) -> list[dict]:
@@ -170,23 +190,11 @@ class TreeView(ComponentType):
             levels = int(rng.integers(_LEVELS[0], _LEVELS[1] + 1))
             pool = [folder_names[int(i)] for i in rng.permutation(len(folder_names))]
             tree = self._tree(rng, levels, pool, file_names)
-            folders = _folders(tree)
-            # Expand visible folders top-down, so no hidden folder is expanded.
-            share = float(rng.uniform(0.3, 0.7))
-            expanded: set[str] = set()
-            for path in folders:
-                parent = path.rpartition("/")[0]
-                if (not parent or parent in expanded) and rng.random() < share:
-                    expanded.add(path)
-            rows = _visible(tree, expanded)
-            shown = [p for p in rows if p in folders]
-            expand = rng.random() < _EXPAND_SHARE
-            candidates = [p for p in shown if (p in expanded) != expand]
-            if not candidates:
+            drawn = _states(rng, tree)
+            if drawn is None:
                 continue
-            target = choose(rng, candidates)
-            goal = expanded ^ {target}
-            goal_rows = _visible(tree, goal)
+            expanded, target, goal = drawn
+            rows, goal_rows = _visible(tree, expanded), _visible(tree, goal)
             if not all(fewest <= len(r) <= max_rows for r in (rows, goal_rows)):
                 continue
             height = min(max_rows, max(len(rows), len(goal_rows)) + int(rng.integers(0, 3)))
@@ -210,6 +218,27 @@ class TreeView(ComponentType):
             return Sample(params, sorted(expanded), sorted(goal))
         raise RuntimeError(f"tree_view: no tree of {_ROWS} rows in {_ATTEMPTS} attempts "
                            f"for viewport {viewport}")
+
+    def resample_states(self, rng: np.random.Generator, sample: Sample) -> Sample:
+        """New expanded folders and a new folder to toggle in the same tree and panel: both
+        states' rows fit the panel's rows, and the selected row stays shown and untoggled.
+        Should no draw fit (none failed in 2,000 on each level 0 control), `sample`'s
+        states stay."""
+        params = sample.params
+        tree, height, selected = params["tree"], params["rows"], params["selected"]
+        # sample's fewest rows are max(4, min(8, rows that fit - 2)); the panel's `rows`,
+        # at most the rows that fit, gives that or fewer
+        fewest = max(4, min(_ROWS[0], height - 2))
+        for _ in range(_ATTEMPTS):
+            drawn = _states(rng, tree)
+            if drawn is None:
+                continue
+            expanded, target, goal = drawn
+            rows = _visible(tree, expanded)
+            if (all(fewest <= len(r) <= height for r in (rows, _visible(tree, goal)))
+                    and (selected is None or (selected != target and selected in rows))):
+                return Sample({**params, "target": target}, sorted(expanded), sorted(goal))
+        return sample
 
     def far_goal(self, rng: np.random.Generator, sample: Sample, reach: int) -> Sample:
         """A chain of n collapsed folders expanded, n drawn from 1..reach, the deepest one
