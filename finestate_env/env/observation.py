@@ -9,6 +9,7 @@ the control, its boxes, the actions' frame and `render()` stay the screenshot's.
   a policy that sees only pixels still sees its goal. The strip is sized to the
   screenshot's width (three lines at width / 40 px) and holds the whole instruction at
   every default screen size; an instruction too long for it ends in "...".
+- `obs_type="screenshot"` is the screenshot alone.
 - `obs_size` resizes the whole image (strip included) with bilinear filtering.
 - `obs_dtype="float32"` divides by 255.
 - `obs_type="dict_bytes"` gives the instruction as its UTF-8 bytes, zero-padded.
@@ -54,6 +55,8 @@ class ObservationMaker:
             return self._image(np.concatenate([self._strip(instruction, screenshot.shape[1]),
                                                screenshot]))
         image = self._image(screenshot)
+        if self.obs_type == "screenshot":
+            return image
         if self.obs_type == "dict_bytes":
             return {"screenshot": image, "instruction": instruction_bytes(instruction)}
         return {"screenshot": image, "instruction": instruction}

@@ -7,6 +7,9 @@ text, and a Dict of the two points. Make-time options give what RL libraries tak
 - `obs_type="image"`: one Box, the screenshot with the instruction drawn in a strip
   above it (as MiniWoB++ shows its utterance), for CNN policies (SB3 CnnPolicy, RLlib,
   TorchRL);
+- `obs_type="screenshot"`: one Box, the screenshot alone, for policies told their goal
+  otherwise (`goal_obs`: a goal vector that HER may relabel, which a drawn instruction
+  would contradict);
 - `obs_type="dict_bytes"`: a Dict of Boxes, the screenshot and the instruction as a
   fixed-length array of UTF-8 bytes (zero-padded), for SB3's MultiInputPolicy;
 - `obs_size` resizes the image, `obs_dtype="float32"` scales it to [0, 1];
@@ -26,8 +29,8 @@ from gymnasium.vector.utils import batch_space, read_from_shared_memory
 
 from finestate_env.core.schema import CoordConvention
 
-ObsType = Literal["dict", "image", "dict_bytes"]
-OBS_TYPES: tuple[ObsType, ...] = ("dict", "image", "dict_bytes")
+ObsType = Literal["dict", "image", "screenshot", "dict_bytes"]
+OBS_TYPES: tuple[ObsType, ...] = ("dict", "image", "screenshot", "dict_bytes")
 ActionType = Literal["dict", "flat"]
 ACTION_TYPES: tuple[ActionType, ...] = ("dict", "flat")
 ObsDtype = Literal["uint8", "float32"]
@@ -151,7 +154,7 @@ def observation_space(image_shape: tuple[int, int, int], obs_type: ObsType = "di
     if obs_type == "dict_bytes":
         return spaces.Dict({"screenshot": image, "instruction": spaces.Box(
             0, 255, shape=(INSTRUCTION_MAX_LENGTH,), dtype=np.uint8)})
-    if obs_type == "image":
+    if obs_type in ("image", "screenshot"):
         return image
     raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, got {obs_type!r}")
 
