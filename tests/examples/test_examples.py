@@ -30,6 +30,16 @@ def test_stable_baselines3_ppo_over_subprocvecenv():
     assert elapsed < 180
 
 
+def test_stable_baselines3_dqn_with_her_on_the_goal_env():
+    summary, elapsed = _run("sb3_her.py")
+    assert summary["env_steps"] == summary["stored"] == 200  # every tap went into the buffer
+    # HER's batch: stored and relabelled goals, each reward the env's exact compute_reward
+    assert summary["batch_rewards_exact"] is True
+    # relabelling with the state a tap left makes successes the real goals rarely give
+    assert summary["relabelled_batch_success"] > summary["real_success"]
+    assert elapsed < 180
+
+
 def test_rllib_ppo_with_remote_env_runners():
     summary, elapsed = _run("rllib_ppo.py")
     assert summary["env_steps"] >= 128  # 2 iterations of 64 steps, 2 runners x 2 envs
