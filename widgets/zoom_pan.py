@@ -188,7 +188,7 @@ class ZoomPan(ComponentType):
 
     def code(self, state: Any, params: dict[str, Any]) -> list[float]:
         """Goal vector: [(dx + rx) / 2rx, (dy + ry) / 2ry], the pan in cells over the map's
-        pan range of +-reach cells per axis (outside [0, 1] past the range)."""
+        pan range of +-reach cells per axis (every renderer clamps the pan to it)."""
         return [(cells + reach) / (2 * reach)
                 for cells, reach in zip(state, params["reach"], strict=True)]
 
