@@ -11,6 +11,7 @@ import logging
 import os
 import queue
 import shutil
+import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -21,7 +22,13 @@ from typing import TypeVar
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Playwright, sync_playwright
 
+from finestate_env.backends import parent_death
 from finestate_env.backends.scratch import make_scratch_dir
+
+try:  # where Playwright (1.4x-1.6x) decides which Node to start
+    from playwright._impl._driver import compute_driver_executable
+except ImportError:  # laid out otherwise: Node starts unwrapped
+    compute_driver_executable = None
 
 T = TypeVar("T")
 
@@ -47,6 +54,9 @@ LAUNCH_ARGS = (
     "--disable-frame-rate-limit",
 )
 
+
+# Playwright (1.x, _impl/_driver.py) starts the Node executable this variable names.
+NODE_VARIABLE = "PLAYWRIGHT_NODEJS_PATH"
 
 DEBIAN_BINARY = "/usr/lib/chromium/chromium"
 # Debian's chromium-headless-shell: the headless-only build Playwright itself
@@ -77,6 +87,39 @@ def find_chromium(headless: bool = True) -> str:
         "install Debian's package with `apt-get install chromium` (make run does this) "
         "or point FINESTATE_CHROMIUM at an executable"
     )
+
+
+def _start_playwright() -> Playwright:
+    """Playwright's sync API, its Node driver started so that it dies with this process.
+
+    Node gets SIGKILL when the thread starting it ends (parent_death.py), even when this
+    process is SIGKILLed and a child forked from it still holds Node's stdin open; its
+    Chromium then sees its DevTools pipe close and exits with all its processes.
+    Playwright starts whatever PLAYWRIGHT_NODEJS_PATH names (its own Node, or the one
+    that variable already named): for the start only, it names a wrapper that sets the
+    signal and execs that Node.
+    """
+    driver = compute_driver_executable() if compute_driver_executable else None
+    if not (parent_death.supported() and isinstance(driver, tuple) and len(driver) == 2):
+        return sync_playwright().start()
+    node = str(driver[0])
+    folder = make_scratch_dir("finestate-driver-")  # a start killed half-way: swept later
+    wrapper = os.path.join(folder, "node")
+    saved = os.environ.get(NODE_VARIABLE)
+    try:
+        with open(wrapper, "w") as f:
+            f.write(parent_death.wrapper_script(node, signal.SIGKILL))
+        os.chmod(wrapper, 0o700)
+        if not os.access(wrapper, os.X_OK):  # a temp folder mounted noexec
+            return sync_playwright().start()
+        os.environ[NODE_VARIABLE] = wrapper
+        return sync_playwright().start()
+    finally:
+        if saved is None:
+            os.environ.pop(NODE_VARIABLE, None)
+        else:
+            os.environ[NODE_VARIABLE] = saved
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 class _Driver:
@@ -111,7 +154,7 @@ class _Driver:
     def acquire(self) -> Playwright:
         with self._lock:
             if self._playwright is None:
-                self._playwright = sync_playwright().start()
+                self._playwright = _start_playwright()
                 self._owner = threading.get_ident()
             self._users += 1
             return self._playwright

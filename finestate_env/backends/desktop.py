@@ -19,7 +19,6 @@ also after a crash.
 
 from __future__ import annotations
 
-import ctypes
 import importlib
 import json
 import os
@@ -41,6 +40,7 @@ import numpy as np
 from PIL import ImageGrab
 
 from finestate_env.backends.base import Backend, BackendCrashed, Measured, Rendered
+from finestate_env.backends.parent_death import die_with_parent
 from finestate_env.backends.scratch import make_scratch_dir
 from finestate_env.components.qt import DESKTOP_TYPES
 from finestate_env.core.schema import Boxes, Gesture, LiveSpec
@@ -79,13 +79,6 @@ def _x_environment(display: str, xauthority: str) -> Iterator[None]:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
-
-
-def _die_with_parent() -> None:
-    """In the child, before exec: the kernel sends SIGTERM when the process that
-    started it dies, so a killed env leaves no Xvfb and no app behind."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def _reap(pids: list[int], workdir: str) -> None:
@@ -179,7 +172,7 @@ class DesktopBackend(Backend):
                  f"{self.viewport[0]}x{self.viewport[1]}x24", "-nolisten", "tcp",
                  "-auth", self.xauthority, "-nocursor"],
                 pass_fds=(write_fd,), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent)
+                stderr=subprocess.DEVNULL, start_new_session=True, preexec_fn=die_with_parent)
             os.close(write_fd)
             write_fd = -1
             number = self._read_display_number(read_fd)
@@ -222,7 +215,7 @@ class DesktopBackend(Backend):
                  f"{self.viewport[0]}x{self.viewport[1]}"],
                 env=env, cwd=str(PROJECT_ROOT), stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE, stderr=log, start_new_session=True,
-                preexec_fn=_die_with_parent)
+                preexec_fn=die_with_parent)
         ready = self.app.stdout.readline()  # the app prints "ready" once it listens
         if ready.strip() != b"ready":
             self.app.wait(timeout=5)

@@ -282,6 +282,8 @@ class FineStateEnv(gym.Env):
         else:
             live = self._sample_live(seed, options.get("component"))
             instance = None
+        if self.goal_obs is not None:
+            self._check_goal_width(live.component)
         try:
             rendered = self.backend.render(live)
         except BackendCrashed:
@@ -524,6 +526,16 @@ class FineStateEnv(gym.Env):
         return {name: np.array(box_from_pixel(getattr(boxes, name), self.coord_mode,
                                               self.viewport), dtype=np.float64)
                 for name in ("loc", "core", "goal", "now")}
+
+    def _check_goal_width(self, name: str) -> None:
+        """A type given by reset's options may lie outside the env's components: its goal
+        must fit the goal space made for them, before anything is rendered."""
+        needed = components.COMPONENTS[name].code_size
+        if needed > self._goal_width:
+            raise ValueError(
+                f"goal_obs: a {name} state's code has {needed} numbers, more than the "
+                f"{self._goal_width} of this env's goal space (the widest of its components "
+                f"{self.components}): make the env with {name!r} among its components")
 
     def _goal_vector(self, state: Any) -> np.ndarray:
         instance = self._instance

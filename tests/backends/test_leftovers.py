@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from finestate_env.backends.processes import alive, start_time
+from finestate_env.backends.processes import alive, descendants, process_kind, start_time
 from finestate_env.backends.scratch import make_scratch_dir, sweep_stale
 
 ENV_FOR_PREFIX = {"finestate-chromium-": "FineState-Web-v0",
@@ -108,3 +108,47 @@ def test_close_after_a_crash_leaves_no_process():
     while alive(started) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert alive(started) == set()
+
+
+def test_a_killed_owner_takes_its_browser_along_even_when_a_fork_holds_the_driver_pipe():
+    # The env's process forks after its browser started (an AsyncVectorEnv or a DataLoader
+    # worker would): the child holds Node's stdin open, so Node never reads EOF. Killed
+    # outright, the owner still takes Node and Chromium along: Node has a parent-death
+    # signal (backends/parent_death.py), and Chromium exits when its pipe to Node closes.
+    code = textwrap.dedent("""
+        import os, sys, gymnasium as gym, finestate_env
+        env = gym.make("FineState-Web-v0", component="switch", scene="control")
+        env.reset(seed=0)
+        if os.fork() == 0:  # the child outlives the owner until the test closes stdin
+            sys.stdin.read()
+            os._exit(0)
+        print("ready", flush=True)
+        sys.stdin.read()
+    """)
+    victim = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE)
+    browser: dict[int, int | None] = {}
+
+    def left() -> list[tuple[int, str]]:  # start times: a pid handed out again is not ours
+        return sorted((pid, process_kind(pid)) for pid, t in browser.items()
+                      if start_time(pid) == t)
+
+    try:
+        assert victim.stdout.readline().strip() == b"ready"
+        tree = descendants(victim.pid)
+        browser = {pid: start_time(pid) for pid in tree if process_kind(pid) != "python"}
+        assert {process_kind(pid) for pid in browser} >= {"node", "browser", "renderer"}
+        assert len(tree) == len(browser) + 1  # and the forked child
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.wait()
+        deadline = time.monotonic() + 2
+        while left() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert left() == []
+    finally:
+        victim.kill()
+        victim.wait()
+        victim.stdout.close()
+        victim.stdin.close()  # the forked child reads EOF and exits
+        for pid, _ in left():
+            os.kill(pid, signal.SIGKILL)
