@@ -49,6 +49,8 @@ test: install android
 # MiniWoB++, run beside us by make bench, drives chromium through Debian's chromium-driver.
 bench: EXTRA_PACKAGES := chromium-driver
 bench: install
+	# Beside MiniWoB++ in the same rounds: ours by default, then the RL path (84x84, flat
+	# action; terminal screenshot captured, then skipped), one env and make_vec of 4.
 	$(PY) -m finestate_env.cli.peer_bench --rounds 4 --episodes 40 --out bench-miniwob.json
 	# A short soak: memory over 1,500 episodes in one env (make soak runs the long ones). A
 	# failed check is reported by the summary at the end, after every other figure.

@@ -43,14 +43,38 @@ def figures(folder: Path) -> tuple[list[dict], list[str]]:
             fill(report)
 
     def peer(report: dict) -> None:
-        add("MiniWoB++ use-slider, one env (episodes/s)", report["miniwob"]["episodes_per_s"])
-        add("web, one env, lone slider (episodes/s)", report["finestate"]["episodes_per_s"])
-        add("  one env / MiniWoB++ (median of rounds)", report["median_ratio"], 4.0, unit="x")
+        if "miniwob" in report:
+            add("MiniWoB++ use-slider, one env (episodes/s)", report["miniwob"]["episodes_per_s"])
+        if "finestate" in report:
+            add("web, one env, lone slider (episodes/s)", report["finestate"]["episodes_per_s"])
+        if "median_ratio" in report:
+            add("  one env / MiniWoB++ (median of rounds)", report["median_ratio"], 4.0, unit="x")
         if "finestate-vector" in report:
             add("web, make_vec of 4, lone sliders (episodes/s)",
                 report["finestate-vector"]["episodes_per_s"])
+        if "vector_median_ratio" in report:
             add("  make_vec of 4 / MiniWoB++ (median of rounds)",
                 report["vector_median_ratio"], 7.0, unit="x")
+        # Issue #28's RL path (peer_bench.RL_OPTIONS): the screenshot alone at 84x84, the flat
+        # action, the terminal screenshot skipped; against the default path's episodes/s.
+        if "rl" in report:
+            add("web, one env, lone slider, RL path (episodes/s)", report["rl"]["episodes_per_s"])
+            add("  RL path: CPU ms per episode", report["rl"]["cpu_ms_per_episode"],
+                better="lower", unit=" ms")
+        if "rl_over_default" in report:
+            add("  RL path / the default path (median of rounds)", report["rl_over_default"],
+                2.0, unit="x")
+        if "rl_over_miniwob" in report:
+            add("  RL path / MiniWoB++ (median of rounds)", report["rl_over_miniwob"], unit="x")
+        if "rl_skip_over_capture" in report:
+            add("  RL path, terminal shot skipped / captured (median of rounds)",
+                report["rl_skip_over_capture"], unit="x")
+        if "rl-vector" in report:
+            add(f"web, make_vec of {report.get('vector_envs', 4)}, RL path (episodes/s)",
+                report["rl-vector"]["episodes_per_s"])
+        if "rl_vector_skip_over_capture" in report:
+            add("  make_vec RL path, terminal shot skipped / captured (median)",
+                report["rl_vector_skip_over_capture"], unit="x")
 
     def per_type(label: str, scene_note: str, audit_target: float | None = None):
         def fill(report: dict) -> None:

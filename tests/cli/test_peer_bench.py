@@ -105,3 +105,56 @@ def test_the_summary_sets_each_figure_beside_its_target(tmp_path):
     assert extra["target"] == 120.0 and extra["measured"] > 0
     assert "bench-miniwob.json" in report["missing"] and "bench-soak.json" in report["missing"]
     assert report["targets"] == sum(row["met"] is not None for row in report["figures"])
+
+
+def test_the_rl_path_runs_in_the_same_rounds_and_reaches_the_summary(tmp_path):
+    # One short round of the default path and the RL path, one env and make_vec (MiniWoB++,
+    # which needs its own venv, left out): the RL options take, the flat oracle still
+    # succeeds, and the ratio and the summary's RL figure (against its 2x target) come out.
+    from finestate_env.cli.bench_summary import main as summary
+    from finestate_env.cli.peer_bench import SIDES
+    from finestate_env.cli.peer_bench import main as peer_bench
+
+    sides = ["finestate", "rl", "rl-vector"]
+    out = tmp_path / "bench-miniwob.json"
+    assert peer_bench(["--rounds", "1", "--episodes", "2", "--envs", "2",
+                       "--sides", ",".join(sides), "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["sides"] == sides and "miniwob" not in report
+    for side in sides:
+        assert report[side]["success_rate"] == 1.0, side
+        assert report[side]["episodes_per_s"] > 0 and report[side]["cpu_ms_per_episode"] > 5
+        assert report["rounds"][0][side]["options"] == SIDES[side].options
+    assert report["rl"]["options"] == {"obs_type": "screenshot", "obs_size": "84x84",
+                                       "action_type": "flat", "terminal_obs": "skip"}
+    assert report["rl_over_default"] > 0 and report["rl_vector_over_default"] > 0
+    assert "median_ratio" not in report and "rl_skip_over_capture" not in report
+    assert report["machine_at_start"]["nproc"] >= 1 and len(report["machine"]["load_average"]) == 3
+    # The capture sides differ from the RL sides by terminal_obs alone.
+    for skip, capture in (("rl", "rl-capture"), ("rl-vector", "rl-vector-capture")):
+        assert SIDES[capture].peer == SIDES[skip].peer
+        assert SIDES[capture].options == {**SIDES[skip].options, "terminal_obs": "capture"}
+
+    assert summary(["--dir", str(tmp_path)]) == 0
+    rows = {row["figure"]: row for row in
+            json.loads((tmp_path / "bench-summary.json").read_text())["figures"]}
+    rl = rows["  RL path / the default path (median of rounds)"]
+    assert rl["measured"] == report["rl_over_default"] and rl["target"] == 2.0
+    assert rl["met"] == (report["rl_over_default"] >= 2.0)
+
+
+def test_the_oracles_flat_action_is_its_points_over_the_screen():
+    import numpy as np
+
+    from finestate_env.cli.peer_worker import oracle_action
+    from finestate_env.core.actions import parse_flat_action
+
+    one = {"now": np.array([10.0, 20.0, 30.0, 40.0]), "goal": np.array([600.0, 300, 680, 420])}
+    flat = oracle_action(one, (1280, 720), flat=True)
+    parsed = parse_flat_action(flat, (1280, 720))
+    assert np.allclose(parsed.p0, (20, 30), atol=1e-3)
+    assert np.allclose(parsed.p1, (640, 360), atol=1e-3)
+    batch = {key: np.stack([value, value]) for key, value in one.items()}
+    assert np.array_equal(oracle_action(batch, (1280, 720), flat=True), np.stack([flat, flat]))
+    points = oracle_action(batch, (1280, 720), flat=False)
+    assert points["p0"].shape == (2, 2) and np.allclose(points["p1"][1], (640, 360))
