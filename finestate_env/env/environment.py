@@ -82,8 +82,16 @@ class FineStateEnv(gym.Env):
     gesture; the instruction is the interact instruction of the instance.
     `obs_type="image"`: one Box, the screenshot under a strip with the instruction
     drawn in it; `obs_type="dict_bytes"`: the instruction as a Box of UTF-8 bytes;
-    `obs_size=(w, h)` resizes the image, `obs_dtype="float32"` scales it to [0, 1]
-    (env/observation.py).
+    `obs_type="screenshot"`: the screenshot alone as one Box; `obs_size=(w, h)` resizes
+    the image, `obs_dtype="float32"` scales it to [0, 1] (env/observation.py).
+    `goal_obs="vector"` adds `goal`, the goal state as a vector (the type's one-hot and
+    the state's code, env/goals.py); `goal_obs="goal_env"` (or True) makes the observation
+    `Dict(observation, achieved_goal, desired_goal)` and gives the env
+    `compute_reward(achieved_goal, desired_goal, info)`, the exact reward vectorised, as
+    hindsight experience replay needs (only such an env has it).
+    `terminal_obs="skip"`: a step that ends the episode takes no screenshot: its
+    observation shows the screen before the gesture (its goal parts are the step's own),
+    and `render()` takes the screenshot on demand. Truncated and non-final steps capture.
 
     ## Rewards
     `reward="exact"` (default): 1.0 when the state read back equals the goal state
@@ -95,8 +103,12 @@ class FineStateEnv(gym.Env):
 
     ## Starting State
     A component type drawn uniformly from the selected ones, then its parameters,
-    current and goal states, all from the seeded RNG. `reset(options={"component":
-    name})` draws that type for this one episode; `reset(options={"instance":
+    current and goal states, all from the seeded RNG. `level` (0-3, env/curriculum.py)
+    picks a rung of the curriculum instead of `scene`: 0 one fixed centred control per
+    type with only its states drawn, 1 a lone control drawn whole, 2 an app page, 3 an app
+    page with goals several gestures away; `set_level(k)` raises it between episodes.
+    `reset(options={"component": name})` draws that type for this one episode;
+    `reset(options={"instance":
     inst})` renders a given instance (with a `live` block) instead.
 
     ## Episode End
@@ -121,7 +133,8 @@ class FineStateEnv(gym.Env):
     the project's Android app of native views, lone controls only) and `backend_options`
     (passed to the backend), the RL
     options `obs_type`, `obs_size`, `obs_dtype`, `action_type`, `max_actions` (gestures
-    per episode, 1..100) and `reward` ("exact" or "shaped"), and `timings` (True:
+    per episode, 1..100), `reward` ("exact" or "shaped"), `level`, `goal_obs` and
+    `terminal_obs`, and `timings` (True:
     `info["timings"]` gives ms per phase; off by default, wall-clock values are not
     reproducible).
 
@@ -148,7 +161,10 @@ class FineStateEnv(gym.Env):
       page scenes, the default scene (`scene="control"` gives the first release's
       pixels); episodes of several gestures as options whose defaults change nothing
       (`max_actions`, goals further away, `reward="shaped"`); the info keys
-      `collateral`, `collateral_changed`, `distance`, `actions` and `oracle_actions`.
+      `collateral`, `collateral_changed`, `distance`, `actions` and `oracle_actions`; for
+      learning, options whose defaults change nothing: `level` (the curriculum),
+      `goal_obs` (goal vectors, a goal env with `compute_reward`), `obs_type="screenshot"`
+      and `terminal_obs="skip"`.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
