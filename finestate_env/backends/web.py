@@ -289,10 +289,25 @@ class WebBackend(Backend):
                 self._call("probe clean-up", lambda: self._cdp.evaluate("FineState.stopProbing()"))
 
     def screenshot(self) -> np.ndarray:
+        return self._capture({})
+
+    def screenshot_scaled(self, scale: float) -> np.ndarray:
+        """The screen drawn at `scale` (in (0, 1]) of the screenshot's size, for a small
+        observation: Chromium lays the page out as ever but rasterises and encodes it at
+        that scale (captureScreenshot's clip.scale), which costs the browser ~10 ms of CPU
+        less than a full screenshot of a freshly rendered page (measured at 1280x720 to
+        299x168). Not the full screenshot's pixels downsampled, but as deterministic: the
+        same page gives the same pixels."""
+        # The clip is in CSS px; Chromium multiplies its scale by the device scale factor.
+        width, height = self.layout_viewport
+        return self._capture({"clip": {"x": 0, "y": 0, "width": width, "height": height,
+                                       "scale": scale}})
+
+    def _capture(self, params: dict) -> np.ndarray:
         # CDP's captureScreenshot with optimizeForSpeed is ~2x faster than
         # page.screenshot(); pyspng decodes ~10x faster than Pillow, same pixels.
         shot = self._call("screenshot", lambda: self._cdp.send(
-            "Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True}))
+            "Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True, **params}))
         image = pyspng.load(base64.b64decode(shot["data"]))
         return np.ascontiguousarray(image[:, :, :3])
 

@@ -313,8 +313,7 @@ class FineStateEnv(gym.Env):
         self._instance = instance
         # info["instance"] in reset's and step's info: the instance is frozen, so dumped once.
         self._instance_json = instance.model_dump_json()
-        self._screenshot = self.backend.screenshot()
-        self._screenshot_stale = False
+        self._capture()
         self._done = False
         self._state, self._actions = rendered.state, 0
         # A page's distractors as the render read them back: the first gesture's "before".
@@ -375,8 +374,7 @@ class FineStateEnv(gym.Env):
         reuse = not performed or (self.terminal_obs == "skip" and terminated)
         if not reuse:
             shot_started = time.perf_counter()
-            self._screenshot = self.backend.screenshot()
-            self._screenshot_stale = False
+            self._capture()
             timings["screenshot"] = _ms(shot_started)
         else:
             self._screenshot_stale = performed
@@ -413,13 +411,25 @@ class FineStateEnv(gym.Env):
     def render(self) -> np.ndarray | None:
         if self.render_mode != "rgb_array" or self._screenshot is None:
             return None
-        if self._screenshot_stale:  # a skipped terminal capture: the screen as it is now
+        # A skipped terminal capture, or one at a small observation's scale: the screen as
+        # it is now, at full size.
+        if self._screenshot_stale or self._screenshot.shape[1] != self.viewport[0]:
             try:
                 self._screenshot = self.backend.screenshot()
             except BackendCrashed:
                 pass  # nothing left to capture: the last screenshot stands
             self._screenshot_stale = False
         return self._screenshot.copy()
+
+    def _capture(self) -> None:
+        """The screenshot observations are built from: at the observation's own scale where
+        it is small and the backend can (env/observation.py, capture_scale)."""
+        scale = self._observe.capture_scale
+        if scale is not None and hasattr(self.backend, "screenshot_scaled"):
+            self._screenshot = self.backend.screenshot_scaled(scale)
+        else:
+            self._screenshot = self.backend.screenshot()
+        self._screenshot_stale = False
 
     def close(self) -> None:
         self.backend.close()
