@@ -102,7 +102,7 @@ soak: install
 	$(PY) -m finestate_env.cli.soak --env FineState-Mobile-v0 --episodes 3000 --out soak-mobile.json
 
 lint: install
-	$(VENV)/bin/ruff check finestate_env widgets replay tests examples
+	$(VENV)/bin/ruff check finestate_env tests examples
 
 install: system $(STAMP)
 

@@ -67,15 +67,21 @@ def test_make_with_module_prefix_and_make_vec(env_id):
     assert result.stdout.strip().splitlines()[-1] == "1"
 
 
-def test_the_repository_folders_import_through_the_package_root():
-    # widgets/ and replay/ stay at the repository's top; inside the package they are
-    # finestate_env.components and finestate_env.replay, from a checkout too.
+def test_the_code_lives_where_its_import_paths_say_and_the_top_folders_link_to_it():
+    # finestate_env.components and finestate_env.replay are real folders, so that lint,
+    # coverage and tracebacks see the paths git lists; widgets/ and replay/ at the
+    # repository's top are links to them, for the paths the docs and comments name.
     result = _fresh("import finestate_env.components as c, finestate_env.replay.probe as p; "
                     "print(c.__file__); print(p.__file__)", cwd=ROOT)
     assert result.returncode == 0, result.stderr
     first, second = result.stdout.split()
-    assert Path(first).resolve() == ROOT / "widgets" / "__init__.py"
-    assert Path(second).resolve() == ROOT / "replay" / "probe.py"
+    assert Path(first) == ROOT / "finestate_env" / "components" / "__init__.py"
+    assert Path(second) == ROOT / "finestate_env" / "replay" / "probe.py"
+    for link, target in (("widgets", "finestate_env/components"),
+                         ("replay", "finestate_env/replay")):
+        assert (ROOT / link).is_symlink() and (ROOT / link).readlink() == Path(target)
+    for package in ("components", "replay"):
+        assert not (ROOT / "finestate_env" / package).is_symlink()
 
 
 def test_the_wheel_holds_one_import_root_and_no_pth(tmp_path):
