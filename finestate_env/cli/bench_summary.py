@@ -133,6 +133,18 @@ def figures(folder: Path) -> tuple[list[dict], list[str]]:
     section("bench-soak.json", soak)
     section("bench-mobile.json", per_type("mobile", "lone control"))
     section("bench-desktop.json", per_type("desktop", "lone control"))
+
+    def learning(report: dict) -> None:
+        rates = report["held_out"]
+        level = report["level"]
+        add(f"learning, level {level}: DQN success after {report['steps']} steps "
+            f"({report['eval_seeds']} held-out seeds)", 100 * rates["after"],
+            50.0 if level == 0 else None, unit=" %")
+        add("  before training, greedy", 100 * rates["before"], unit=" %")
+        add("  a random tap", 100 * rates["random"], unit=" %")
+
+    section("bench-learn-level0.json", learning)
+    section("bench-learn-level1.json", learning)
     return rows, missing
 
 

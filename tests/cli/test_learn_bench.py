@@ -10,7 +10,7 @@ import sys
 
 
 def test_the_learning_bench_trains_evaluates_and_writes_json_and_plot(tmp_path):
-    out = tmp_path / "learn.json"
+    out = tmp_path / "bench-learn-level0.json"  # the name make bench gives it
     result = subprocess.run(
         [sys.executable, "-m", "finestate_env.cli.learn_bench", "--component", "switch",
          "--steps", "48", "--learning-starts", "16", "--eval-seeds", "6", "--out", str(out)],
@@ -24,3 +24,12 @@ def test_the_learning_bench_trains_evaluates_and_writes_json_and_plot(tmp_path):
         assert rate * 6 == round(rate * 6)
     assert out.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "success on 6 held-out seeds" in result.stdout
+
+    from finestate_env.cli.bench_summary import main as summary
+
+    assert summary(["--dir", str(tmp_path)]) == 0
+    rows = {row["figure"]: row for row in
+            json.loads((tmp_path / "bench-summary.json").read_text())["figures"]}
+    after = rows["learning, level 0: DQN success after 48 steps (6 held-out seeds)"]
+    assert after["measured"] == 100 * figures["held_out"]["after"] and after["target"] == 50.0
+    assert rows["  a random tap"]["measured"] == 100 * figures["held_out"]["random"]
