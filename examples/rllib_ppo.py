@@ -1,6 +1,6 @@
 """RLlib PPO (new API stack) on FineState-Web-v0, with remote env runners.
 
-The env's RL options give RLlib's default encoders what they take (README "RL libraries"):
+The env's RL options give RLlib's default encoders what they take (docs/rl-libraries.md):
   obs_type="image"     one Box: the screenshot under a strip with the instruction drawn
                        in it (RLlib has no default encoder for a Dict or for Text)
   obs_size=(84, 84)    a size RLlib's default CNN knows (84, 64, 42 or 10 px squares)
@@ -10,7 +10,7 @@ The env's RL options give RLlib's default encoders what they take (README "RL li
 Gymnasium's registry does not reach Ray's actors, so the env is registered with
 `tune.register_env`; each env runner makes its envs inside its own process.
 
-Across nodes (README "On a cluster"): `--address HOST:PORT` joins a running cluster
+Across nodes (docs/cluster.md): `--address HOST:PORT` joins a running cluster
 (RAY_AUTH_MODE=token, as for any driver); each env runner is a Ray actor that asks
 for `--cpus-per-runner` CPUs and makes its envs (a browser) on the node Ray places
 it on, so every node needs finestate-env and Chromium installed (`make install`).

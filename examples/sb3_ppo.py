@@ -1,6 +1,6 @@
 """Stable-Baselines3 PPO on FineState-Web-v0, from pixels, over SubprocVecEnv.
 
-The env's RL options give SB3 what it takes (docs: README "RL libraries"):
+The env's RL options give SB3 what it takes (docs/rl-libraries.md):
   obs_type="dict_bytes"  a Dict of Boxes: the screenshot and the instruction as UTF-8
                          bytes (SB3 takes no Text space); MultiInputPolicy reads both
   obs_size=(84, 84)      NatureCNN on the native 1280x720 would be 220 M parameters

@@ -18,7 +18,7 @@ and the trained one (after), greedy. Printed, and written as JSON with a plot be
 
 A 640x360 screen (MiniWoB++'s screens are 160x210) keeps a lone control a fair share of
 it: with 20 px cells a random tap reaches the goal in 0.7-1.6% of episodes of these
-types, against 0.2-0.5% at 1280x720 (measured, docs/rl.md).
+types, against 0.2-0.5% at 1280x720 (measured, docs/learning.md).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import numpy as np
 import finestate_env  # noqa: F401  (registers the ids)
 from finestate_env.env.wrappers import GridActions
 
-# Tap types whose level 0 goal always holds a 20 px cell's centre (docs/rl.md).
+# Tap types whose level 0 goal always holds a 20 px cell's centre (docs/learning.md).
 DEFAULT_COMPONENTS = ("radio_group", "segmented", "tabs", "checkbox")
 HELD_OUT = 1_000_000  # evaluation seeds are HELD_OUT + i; training draws from seed 0 on
 CURVE_EVERY = 10  # the training curve's points: every 10th episode's rolling success

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-# A browser's measured footprint (README, Figures: PSS 381 MiB on the desktop, 478 on
+# A browser's measured footprint (docs/figures.md: PSS 381 MiB on the desktop, 478 on
 # the web, 501 on a web page, 558 on the phone), rounded up: what each actor asks for
 # so that Ray schedules actors only where they fit.
 ACTOR_MEMORY_MIB = 600

@@ -1,6 +1,6 @@
 """Soak-like phone page episodes with every input event the page sees logged (outside the suite).
 
-For the phone soak's rare failed drag (README, Figures): a drag whose control ends as
+For the phone soak's rare failed drag (docs/figures.md): a drag whose control ends as
 it started, about once in 3,000 episodes, never again when its seed is run again. After
 each reset a capturing listener on `window` logs every pointer and touch event, and
 contextmenu and click (type, pointerId, target class, timeStamp, clientX, cancelable);

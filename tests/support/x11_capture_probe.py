@@ -1,7 +1,7 @@
 """A capture path the env does not take, measured (outside the suite): headful Chromium in Xvfb,
 each observation read straight from Xvfb's framebuffer instead of CDP's captureScreenshot.
 
-Why (README, Figures): a web episode's two CDP captures are ~45 ms of its CPU. Chromium's
+Why (docs/figures.md): a web episode's two CDP captures are ~45 ms of its CPU. Chromium's
 GPU process redraws the whole frame for a copy request, hands the bitmap to the browser,
 which encodes a PNG that the env decodes again. Drawn into an X window, a frame is only
 its damaged part, and Xvfb keeps the screen in a file (`-fbdir`) that numpy maps.
@@ -9,7 +9,7 @@ its damaged part, and Xvfb keeps the screen in a file (`-fbdir`) that numpy maps
 What is missing before the env could take it: an exact frame sync. Chromium's presentation
 callback (`chrome.gpuBenchmarking.addSwapCompletionEventListener`, behind
 --enable-gpu-benchmarking) is no promise that the frame holding the page's last change is
-on the screen (README: a few in a thousand observations were earlier frames). `--sync`
+on the screen (docs/figures.md: a few in a thousand observations were earlier frames). `--sync`
 picks what the probe waits for before it reads the screen: `once` (one callback), `xsync`
 (one callback, then an X round trip of ours), `twice` (two callbacks, then the round trip).
 
