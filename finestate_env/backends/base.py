@@ -1,11 +1,20 @@
-"""The one small interface every backend implements (docs/design.md §6)."""
+"""The one small interface every backend implements (docs/design.md §6, §7).
+
+`Backend` declares everything the env (env/environment.py, env/episode.py), the vector
+env (env/vector.py) and the replay tools (replay/) use of a backend, and nothing else is
+read from one: no `getattr` or `isinstance` on a backend outside backends/. What a
+backend is (its platform, the types it renders, whether it shows pages, whether its
+envs may step from threads) is declared here with the default most backends have, and
+a backend that differs says so in its class.
+"""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from concurrent.futures import Future, wait
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -50,13 +59,37 @@ class Measured:
 
 
 class Backend(ABC):
-    """Start, render an instance, screenshot, perform a gesture, read state, close.
+    """Start, render an instance, screenshot, perform a gesture, read state, measure boxes,
+    close.
 
     All coordinates are screenshot pixels: a backend whose input frame differs
     (a device scale factor above 1) maps them itself.
+
+    Every member the env, the vector env and replay use is declared here: the abstract
+    ones each backend writes, the others with a default that a backend overrides where
+    it can do better or differs.
     """
 
     viewport: tuple[int, int]  # (width, height) of the screenshot in pixels
+    # The component types this backend renders (names of finestate_env.components), or
+    # None for all of them. The env offers only these (the desktop's Qt renderers cover
+    # some types: DesktopBackend.components).
+    components: Collection[str] | None = None
+    # False for a backend that shows one control alone and never an app page (the
+    # Android app's native views): the env then refuses scene="page".
+    renders_pages: bool = True
+    # True when envs of one process, each with a backend of its own, may render, perform
+    # and screenshot from threads at the same time (env/vector.py steps them so); the
+    # vector env steps the envs of any other backend one after the other.
+    concurrent_steps: ClassVar[bool] = False
+
+    @property
+    @abstractmethod
+    def platform(self) -> str:
+        """The platform whose controls this backend shows: "web", "mobile" or "desktop".
+
+        The env samples for it (a "mobile" control's targets are sized for a finger).
+        Backends declare it as a class attribute (`platform = "web"`)."""
 
     @property
     def layout_viewport(self) -> tuple[int, int]:
@@ -68,7 +101,25 @@ class Backend(ABC):
 
     @abstractmethod
     def start(self) -> None:
-        """Launch whatever renders the controls; called once, before the first render."""
+        """Launch whatever renders the controls; called once, before the first render
+        (a second call while running does nothing)."""
+
+    def ensure_alive(self) -> None:
+        """Start the backend, or restart it when its renderer died since the last call.
+
+        The vector env calls it on the thread that made it before stepping envs from
+        threads, so that nothing (re)starts in a worker thread. This default starts
+        (`start` does nothing when running); backends that can tell a dead renderer
+        override it."""
+        self.start()
+
+    @staticmethod
+    def serve_until(futures: Sequence[Future]) -> None:
+        """On the thread that made the backends: wait until `futures` (work of envs stepped
+        from threads, env/vector.py) are done, meanwhile running whatever calls those
+        threads hand back to it. This default only waits; the Chromium backends run
+        Playwright's calls, which belong to one thread (chromium._Driver)."""
+        wait(futures)
 
     @abstractmethod
     def render(self, spec: LiveSpec) -> Rendered:
@@ -86,6 +137,13 @@ class Backend(ABC):
     @abstractmethod
     def screenshot(self) -> np.ndarray:
         """The screen as uint8 RGB, shape (height, width, 3)."""
+
+    def screenshot_scaled(self, scale: float) -> np.ndarray:
+        """The screen drawn at about `scale` (in (0, 1]) of the screenshot's size, for a small
+        observation (env/observation.py, capture_scale), uint8 RGB. The observation takes a
+        screenshot of any size; this default is the full screenshot, and a backend that can
+        capture smaller for less (the web's) overrides it."""
+        return self.screenshot()
 
     @abstractmethod
     def perform(self, gesture: Gesture, p0: tuple[float, float], p1: tuple[float, float]) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,9 @@ def stage_html() -> str:
 
 class WebBackend(Backend):
     platform = "web"
+    # Envs stepped from threads (env/vector.py): each backend talks to its own page over a
+    # DevTools connection of its own, and hands its Playwright calls to the owner thread.
+    concurrent_steps = True
 
     def __init__(self, viewport: tuple[int, int] = (1280, 720), headless: bool = True,
                  timeout_ms: float = 10_000, chromium: str | None = None,
@@ -223,6 +227,12 @@ class WebBackend(Backend):
         if self._page is not None and self._dead():
             self.close()
         self.start()
+
+    @staticmethod
+    def serve_until(futures: Sequence[Future]) -> None:
+        """Wait for envs stepped from threads, running the Playwright calls they hand to
+        this thread meanwhile (Playwright's sync API is its owner thread's)."""
+        DRIVER.serve_until(futures)
 
     # -- the interface -----------------------------------------------------
     def _before_render(self) -> None:

@@ -245,9 +245,10 @@ class FineStateEnv(gym.Env):
             name = backend or DEFAULT_BACKEND.get(platform)
             if name is None:
                 raise ValueError(f"platform {platform!r} has no backend yet")
-            self.backend = make_backend(name, self.viewport, **(backend_options or {}))
+            self.backend = make_backend(name, self.viewport, platform=platform,
+                                        **(backend_options or {}))
         # A backend that renders only some types says which (DesktopBackend.components).
-        supported = getattr(self.backend, "components", None)
+        supported = self.backend.components
         if supported is not None:
             missing = [c for c in self.components if c not in supported]
             if missing and component is not None:
@@ -425,7 +426,7 @@ class FineStateEnv(gym.Env):
         """The screenshot observations are built from: at the observation's own scale where
         it is small and the backend can (env/observation.py, capture_scale)."""
         scale = self._observe.capture_scale
-        if scale is not None and hasattr(self.backend, "screenshot_scaled"):
+        if scale is not None:
             self._screenshot = self.backend.screenshot_scaled(scale)
         else:
             self._screenshot = self.backend.screenshot()
@@ -452,7 +453,7 @@ class FineStateEnv(gym.Env):
     # -- helpers -----------------------------------------------------------
     def _check_scene(self, scene: str) -> None:
         scenes.check_scene(scene, self.platform)
-        if scene == "page" and not getattr(self.backend, "renders_pages", True):
+        if scene == "page" and not self.backend.renders_pages:
             raise ValueError(f"{self.backend!r} renders lone controls only: make the env "
                              "with scene='control' (or level 0 or 1)")
         if scene == "page":

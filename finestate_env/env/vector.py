@@ -8,7 +8,10 @@ draws while another's screenshot is decoded and a third's gesture is handled. Ea
 talks to its page over a DevTools connection of its own (backends/cdp.py), whose
 blocking socket reads release the GIL; the few Playwright calls (starting or
 restarting a browser or page) run on the thread that made the vector env, as
-Playwright's sync API requires (chromium._Driver).
+Playwright's sync API requires (chromium._Driver). The vector env knows none of this:
+a backend declares whether its envs may step from threads (`Backend.concurrent_steps`;
+any other steps its envs one after the other, as sync does), and waits for them with its
+own `serve_until`.
 
 Everything else is what `gymnasium.vector.SyncVectorEnv` does, which this subclasses:
 the same batched spaces, infos, autoreset modes (NEXT_STEP by default, SAME_STEP and
@@ -27,8 +30,6 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from gymnasium.vector.utils import concatenate, iterate
 
-from finestate_env.backends.chromium import DRIVER
-from finestate_env.backends.web import WebBackend
 from finestate_env.env.environment import FineStateEnv
 
 
@@ -42,9 +43,10 @@ class ConcurrentVectorEnv(SyncVectorEnv):
             raise ValueError(f"num_envs must be at least 1, got {num_envs!r}")
         super().__init__([partial(FineStateEnv, **env_kwargs)] * int(num_envs), copy=copy,
                          autoreset_mode=autoreset_mode)
-        # Only the Chromium backends are known to be safe to drive from threads; any
-        # other (adb, say) steps its envs one after the other, as sync does.
-        self.concurrent = all(isinstance(env.backend, WebBackend) for env in self.envs)
+        # Only backends that declare it (Backend.concurrent_steps: the Chromium ones) are
+        # driven from threads; any other (adb, say) steps its envs one after the other,
+        # as sync does.
+        self.concurrent = all(env.backend.concurrent_steps for env in self.envs)
         self._threads = ThreadPoolExecutor(self.num_envs, thread_name_prefix="finestate-env")
         self._start_backends()
 
@@ -52,8 +54,7 @@ class ConcurrentVectorEnv(SyncVectorEnv):
         # On this thread, the driver's owner: a backend that is not running, or whose
         # browser died, (re)starts here, not in a worker thread.
         for env in self.envs:
-            backend = env.backend
-            (backend.ensure_alive if isinstance(backend, WebBackend) else backend.start)()
+            env.backend.ensure_alive()
 
     def _each(self, work: list) -> list:
         """Run work[i]() for every env i at once (None: nothing for env i); their results.
@@ -66,7 +67,9 @@ class ConcurrentVectorEnv(SyncVectorEnv):
         self._start_backends()
         futures: dict[int, Future] = {i: self._threads.submit(fn) for i, fn in enumerate(work)
                                       if fn is not None}
-        DRIVER.serve_until(list(futures.values()))
+        # The backends' own wait (Backend.serve_until): the Chromium ones run the
+        # Playwright calls the threads hand to this one meanwhile.
+        self.envs[0].backend.serve_until(list(futures.values()))
         return [futures[i].result() if i in futures else None for i in range(self.num_envs)]
 
     def reset(self, *, seed: int | list[int | None] | None = None,

@@ -25,7 +25,8 @@ class BackendPool:
             if name is None:
                 raise ValueError(f"instance {instance.id!r}: platform {instance.platform!r} "
                                  "has no live backend here")
-            self._backends[key] = make_backend(name, key[1:], **self.backend_options)
+            self._backends[key] = make_backend(name, key[1:], platform=instance.platform,
+                                               **self.backend_options)
         return self._backends[key]
 
     def close(self) -> None:
