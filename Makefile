@@ -29,7 +29,7 @@ NOISY_EPISODES ?= 200
 # Gestures per episode of `make android-device-test` (above 1: far goals too).
 MAX_ACTIONS ?= 1
 
-.PHONY: run test bench soak lint install system clean android android-device-test
+.PHONY: run test test-fast bench soak lint install system clean android android-device-test
 
 run: install
 	$(VENV)/bin/finestate run --agent oracle --episodes $(EPISODES) --seed 0
@@ -44,6 +44,15 @@ TEST_WORKERS ?= auto
 test: install android
 	@$(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; \
+	exit $$rc
+
+# The tier that needs no browser, X display, device or JDK (tests marked `fast`; the fake
+# backend stands in for a renderer: tests/conftest.py, backends/fake.py): the env's
+# contract, the types, scoring and formats in under two minutes, where make test takes
+# twenty. make test runs these too.
+test-fast: install
+	@$(PY) -m pytest -q -m fast -n $(TEST_WORKERS) --dist worksteal; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test-fast: pytest collected no tests" >&2; exit 1; fi; \
 	exit $$rc
 
 # MiniWoB++, run beside us by make bench, drives chromium through Debian's chromium-driver.
