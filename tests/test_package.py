@@ -13,6 +13,9 @@ import pytest
 
 from finestate_env import ENV_IDS
 
+# Needs no browser, X display, device or JDK: the fast tier (make test-fast).
+pytestmark = pytest.mark.fast
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from finestate_env.agents.scripted import AnyControlAgent
 from finestate_env.core.scoring import point_in_box
+
+# Needs no browser, X display, device or JDK: the fast tier (make test-fast).
+pytestmark = pytest.mark.fast
 
 
 def test_any_control_agent_clicks_one_of_the_controls_on_screen_in_the_envs_frame():

@@ -169,6 +169,7 @@ FORMATS = [
 ]
 
 
+@pytest.mark.fast
 @given(st.tuples(finite, finite), st.tuples(finite, finite),
        st.sampled_from(range(len(FORMATS))))
 def test_every_answer_shape_gives_back_the_points_exactly(p0, p1, shape):
@@ -176,6 +177,7 @@ def test_every_answer_shape_gives_back_the_points_exactly(p0, p1, shape):
     assert (parsed.p0, parsed.p1, parsed.error) == (p0, p1, None)
 
 
+@pytest.mark.fast
 @given(st.text(max_size=300))
 def test_any_text_parses_without_raising_to_finite_points_or_a_reason(text):
     parsed = parse_points(text)
@@ -184,6 +186,7 @@ def test_any_text_parses_without_raising_to_finite_points_or_a_reason(text):
     assert (parsed.p0 is not None and parsed.p1 is not None) or parsed.error
 
 
+@pytest.mark.fast
 def test_unreadable_and_partial_answers_say_why():
     assert parse_points("I cannot find the slider.").error.startswith("no point found")
     nan = parse_points('{"p0": [NaN, 3], "p1": [1, 2]}')
@@ -194,6 +197,7 @@ def test_unreadable_and_partial_answers_say_why():
     assert box.p0 == (20.0, 30.0)  # a box where a point was asked: its centre
 
 
+@pytest.mark.fast
 @given(st.tuples(finite, finite, finite, finite))
 def test_detections_give_back_an_ordered_box(box):
     parsed = parse_detection(json.dumps({"description": "the Wi-Fi switch", "box": list(box)}))
@@ -202,6 +206,7 @@ def test_detections_give_back_an_ordered_box(box):
     assert parsed.description == "the Wi-Fi switch" and parsed.error is None
 
 
+@pytest.mark.fast
 def test_profiles_name_the_convention():
     assert profile_for("gpt-4o").coords == "pixel"
     assert profile_for("Qwen/Qwen2.5-VL-7B-Instruct").coords == "pixel"
@@ -309,6 +314,7 @@ def test_a_hosted_model_without_a_key_is_a_clear_error(instances_file, tmp_path)
     assert f"set the environment variable {KEY_ENV}" in result.stderr
 
 
+@pytest.mark.fast
 def test_cache_keys_follow_model_messages_and_params():
     messages = [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]
     key = ResponseCache.key("m", messages, {"temperature": 0.0})

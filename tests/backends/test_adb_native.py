@@ -157,6 +157,7 @@ def test_page_scene_is_a_clear_error(device, apk):
                  backend_options=native(device, apk))
 
 
+@pytest.mark.fast
 def test_unknown_views_option_is_a_clear_error():
     with pytest.raises(ValueError, match="views must be 'web'.*or 'native'"):
         gym.make("FineState-Mobile-v0", backend="adb", scene="control",
@@ -229,6 +230,7 @@ def test_an_app_error_is_a_clear_error(env):
         env.backend.render(spec)
 
 
+@pytest.mark.fast
 def test_reports_are_parsed_as_am_prints_them():
     data = '{"seq":2,"ready":true,"component":"x","state":"a \\"quoted\\" label",' \
            '"boxes":null,"error":null}'
@@ -320,6 +322,7 @@ def test_the_device_test_command_runs_far_goals(device, apk, capsys):
         assert all(a == b for a, b in taken) and any(int(a) > 1 for a, _ in taken), line
 
 
+@pytest.mark.fast
 def test_the_device_test_command_names_a_device_it_cannot_reach(adb_server, capsys):
     from finestate_env.cli.android_device_test import main
 

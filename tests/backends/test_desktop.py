@@ -45,6 +45,7 @@ def _oracle_episode(env, component, seed):
     return reward, terminated, truncated, info
 
 
+@pytest.mark.fast
 def test_renderers_and_offered_types_agree():
     """DESKTOP_TYPES (found by file, without Qt) is what the app renders: every module
     of renderers/ that defines a CONTROL is named after its type and defines that

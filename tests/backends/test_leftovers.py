@@ -56,6 +56,7 @@ def test_a_killed_env_leaves_no_folder_once_the_next_env_starts(prefix):
     assert _folders(prefix, victim.pid) == []
 
 
+@pytest.mark.fast
 def test_the_sweep_spares_living_owners_and_old_names(tmp_path):
     mine = Path(make_scratch_dir("finestate-test-"))
     try:

@@ -199,6 +199,7 @@ def test_bad_action_is_reported_not_raised(env, case):
     assert reward == 1.0 and info["action_error"] is None
 
 
+@pytest.mark.fast
 def test_viewport_must_divide_by_the_scale():
     with pytest.raises(ValueError, match="whole"):
         gym.make("FineState-Mobile-v0", viewport="1000x2400")

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from finestate_env.components.themes import THEMES
@@ -35,6 +36,7 @@ def test_run_prints_metrics_and_writes_results(tmp_path):
     assert summary["crosscheck"]["agree"] == 4
 
 
+@pytest.mark.fast
 def test_run_rejects_unknown_options_clearly():
     result = finestate("run", "--episodes", "1", "--component", "no_such_type")
     assert result.returncode == 2

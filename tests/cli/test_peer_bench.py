@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from finestate_env.cli.peer_bench import WORKER
 from finestate_env.cli.peer_worker import tree_cpu_ms
 
@@ -33,6 +35,7 @@ def test_the_worker_times_our_vector_env_by_episodes():
     assert report["cpu_ms_per_episode"] > 5
 
 
+@pytest.mark.fast
 def test_tree_cpu_counts_children():
     # The child burns a fixed 300 ms of its own CPU, then idles: on a busy machine it
     # takes longer to burn, never less, so the test does not depend on load.
@@ -143,6 +146,7 @@ def test_the_rl_path_runs_in_the_same_rounds_and_reaches_the_summary(tmp_path):
     assert rl["met"] == (report["rl_over_default"] >= 2.0)
 
 
+@pytest.mark.fast
 def test_the_oracles_flat_action_is_its_points_over_the_screen():
     import numpy as np
 

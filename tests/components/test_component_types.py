@@ -11,6 +11,9 @@ import pytest
 from finestate_env import components
 from finestate_env.env.spaces import INSTRUCTION_CHARSET, INSTRUCTION_MAX_LENGTH
 
+# Needs no browser, X display, device or JDK: the fast tier (make test-fast).
+pytestmark = pytest.mark.fast
+
 VIEWPORTS = [(1280, 720), (320, 320), (390, 844)]
 
 

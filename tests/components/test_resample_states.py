@@ -16,6 +16,9 @@ import pytest
 from finestate_env.components import COMPONENTS, ComponentType, Sample
 from finestate_env.env import curriculum
 
+# Needs no browser, X display, device or JDK: the fast tier (make test-fast).
+pytestmark = pytest.mark.fast
+
 SEEDS = range(30)
 VIEWPORTS = [(1280, 720), (360, 800)]  # a desktop's and a phone's layout viewports
 

@@ -378,6 +378,7 @@ def test_control_scene_steps_say_no_collateral(env_for):
     assert info["collateral"] is False and info["collateral_changed"] == "[]"
 
 
+@pytest.mark.fast
 def test_page_needs_room():
     with pytest.raises(ValueError, match="1100x700"):
         gym.make("FineState-Web-v0", scene="page", viewport=(800, 600))
@@ -441,6 +442,7 @@ def test_phone_page_targets_are_sized_for_a_finger(mobile_page_env, component):
     assert small == []
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("platform", list(ENV_IDS))
 def test_instructions_name_the_target_unambiguously(platform, component):
     """Drawn without a browser, 10 pages a type: the instruction places the target in its

@@ -10,6 +10,9 @@ from finestate_env.core import scoring
 from finestate_env.core.coords import box_from_pixel, point_from_pixel, point_to_pixel
 from finestate_env.core.schema import Boxes, StageVerdicts
 
+# Needs no browser, X display, device or JDK: the fast tier (make test-fast).
+pytestmark = pytest.mark.fast
+
 BOXES = Boxes(loc=(10, 10, 110, 60), core=(20, 30, 100, 50), goal=(40, 30, 49, 50),
               now=(70, 30, 79, 50))
 

@@ -36,6 +36,9 @@ from finestate_env.datasets.formats.imported import (
     family_from_type,
 )
 
+# Needs no browser, X display, device or JDK: the fast tier (make test-fast).
+pytestmark = pytest.mark.fast
+
 DATA = Path(__file__).parents[1] / "data"
 
 

@@ -39,6 +39,7 @@ def generated(tmp_path_factory) -> tuple[Path, Path]:
     return first, second
 
 
+@pytest.mark.fast
 def test_plan_follows_the_paper_family_shares_evenly_over_types():
     types = plan(1000, seed=3)
     assert len(types) == 1000

@@ -201,6 +201,7 @@ def test_set_level_through_make_vec(env):
         vec.close()
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("level", [5, -1, True, "1", 1.5, None])
 def test_bad_levels_are_refused_by_name(env, level):
     _at(env, 1)
@@ -214,6 +215,7 @@ def test_bad_levels_are_refused_by_name(env, level):
         1, "control", 1)
 
 
+@pytest.mark.fast
 def test_numpy_integer_levels_are_taken():
     made = gym.make("FineState-Web-v0", component="switch", level=np.int64(2))
     try:
@@ -223,6 +225,7 @@ def test_numpy_integer_levels_are_taken():
         made.close()
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize(("level", "scene", "wanted"),
                          [(0, "page", "control"), (1, "page", "control"), (2, "control", "page"),
                           (3, "control", "page")])
@@ -236,6 +239,7 @@ def test_a_scene_against_the_level_is_refused(level, scene, wanted):
     made.close()
 
 
+@pytest.mark.fast
 def test_level3_refuses_one_gesture():
     with pytest.raises(ValueError, match="level 3's goals are several gestures away"):
         gym.make("FineState-Web-v0", component="switch", level=3, max_actions=1)

@@ -88,6 +88,7 @@ def test_far_goals_on_pages_and_boxes_measured_again_after_each_gesture(env_id):
         env.close()
 
 
+@pytest.mark.fast
 def test_one_gesture_episodes_keep_their_goals_and_every_other_type_its_own():
     rng = np.random.default_rng
     for name, component in COMPONENTS.items():
@@ -104,6 +105,7 @@ def test_one_gesture_episodes_keep_their_goals_and_every_other_type_its_own():
                 assert far is sample, name
 
 
+@pytest.mark.fast
 def test_far_goal_formulas():
     stepper, dates = COMPONENTS["stepper"], COMPONENTS["date_picker"]
     params = {"fields": [{"label": "Copies", "min": 1, "max": 10, "step": 1, "unit": ""}],

@@ -150,6 +150,7 @@ def test_a_box_observation_with_a_vector_goal_is_a_dict_of_image_and_goal(obs_ty
 
 # -- goal_obs="goal_env" ------------------------------------------------------------------
 
+@pytest.mark.fast
 def test_goal_env_space_and_true_is_goal_env():
     made = [gym.make("FineState-Web-v0", component=TYPES, obs_type="screenshot",
                      obs_size=(84, 84), goal_obs=goal_obs) for goal_obs in ("goal_env", True)]
@@ -207,6 +208,7 @@ def test_goal_env_achieved_goal_follows_the_state_and_compute_reward_is_the_rewa
         env.compute_reward(achieved[:, :-1], desired, None)
 
 
+@pytest.mark.fast
 def test_only_a_goal_env_has_compute_reward():
     for goal_obs in (None, False, "vector"):
         env = gym.make("FineState-Web-v0", component="switch", goal_obs=goal_obs)
@@ -217,6 +219,7 @@ def test_only_a_goal_env_has_compute_reward():
     env.close()
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("goal_obs", ["goal_env", True])
 def test_goal_env_refuses_the_shaped_reward(goal_obs):
     with pytest.raises(ValueError, match="^goal_obs='goal_env' needs reward='exact'"):
@@ -225,6 +228,7 @@ def test_goal_env_refuses_the_shaped_reward(goal_obs):
     env.close()  # a goal vector alone takes any reward
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("goal_obs", ["goal", "GoalEnv", 1, "true"])
 def test_bad_goal_obs_is_refused_by_name(goal_obs):
     with pytest.raises(ValueError, match=f"goal_obs must be None, True or one of "
@@ -313,6 +317,7 @@ def test_skip_still_captures_steps_that_go_on_and_truncated_ones(monkeypatch):
         env.close()
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("terminal_obs", ["none", "Skip", None, True])
 def test_bad_terminal_obs_is_refused_by_name(terminal_obs):
     with pytest.raises(ValueError, match=f"terminal_obs must be one of \\['capture', 'skip'\\], "

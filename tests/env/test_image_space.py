@@ -80,7 +80,6 @@ def test_the_envs_and_their_vector_env_keep_no_image_sized_bounds():
         envs.close()
 
 
-@pytest.mark.fast
 def test_a_small_observation_is_the_full_screenshot_resized_the_same_for_a_seed():
     # On app pages, where a screen drawn at a small scale came out differently for the
     # same seed: the RL path's observation is the full screenshot, resized, every time.

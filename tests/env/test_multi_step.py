@@ -109,6 +109,7 @@ def test_check_env_passes_with_several_gestures():
         env.close()
 
 
+@pytest.mark.fast
 def test_bad_options_name_what_is_wrong():
     for bad in (0, 101, 2.5, True):
         with pytest.raises(ValueError, match="max_actions"):

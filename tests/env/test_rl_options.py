@@ -63,6 +63,7 @@ def test_image_observation_shows_the_instruction_and_the_screenshot():
         env.close()
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("viewport,touch", [((1280, 720), False), ((1080, 2400), True)])
 def test_every_instruction_fits_the_strip_whole(viewport, touch):
     # Instructions as the samplers write them, 30 seeds per type: none is shortened.
@@ -119,6 +120,7 @@ def test_flat_action_reaches_the_goal():
         env.close()
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("coord_mode,action_type", [("pixel", "dict"), ("normalized", "dict"),
                                                     ("pixel", "flat")])
 def test_every_point_of_the_action_space_is_performable(coord_mode, action_type):
@@ -154,6 +156,7 @@ def test_the_space_edge_is_the_last_pixel_live():
         env.close()
 
 
+@pytest.mark.fast
 def test_bad_rl_options_are_named():
     with pytest.raises(ValueError, match="obs_type"):
         gym.make("FineState-Web-v0", obs_type="rgb")

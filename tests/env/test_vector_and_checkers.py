@@ -238,6 +238,7 @@ def test_timings_only_when_asked_for():
         env.close()
 
 
+@pytest.mark.fast
 def test_the_charset_is_in_one_order_in_every_process():
     code = ("import json, finestate_env.env.spaces as s; "
             "print(json.dumps(''.join(s.instruction_text().character_list)))")
@@ -249,6 +250,7 @@ def test_the_charset_is_in_one_order_in_every_process():
     assert order == "".join(sorted(order)) and len(order) == len(set(order)) > 100
 
 
+@pytest.mark.fast
 def test_an_error_in_an_async_worker_raises_and_close_returns():
     # Gymnasium waits in close() for a call that failed in its main process (the info
     # crash of mixed types did that); an error raised by the env itself comes back

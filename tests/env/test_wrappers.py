@@ -18,6 +18,7 @@ def radio():
     env.close()
 
 
+@pytest.mark.fast
 def test_cells_are_numbered_row_by_row_and_the_last_ones_clipped(radio):
     grid = GridActions(radio, cell=60)  # 640x360: 11 columns (the last 40 px), 6 rows
     assert (grid.cols, grid.rows) == (11, 6)
@@ -30,6 +31,7 @@ def test_cells_are_numbered_row_by_row_and_the_last_ones_clipped(radio):
         grid.centre(66)
 
 
+@pytest.mark.fast
 def test_the_action_is_the_cells_centre_in_every_action_frame():
     def lone_switch(**options):
         return gym.make("FineState-Web-v0", component="switch", viewport=(640, 360),
@@ -52,6 +54,7 @@ def test_the_action_is_the_cells_centre_in_every_action_frame():
             env.close()
 
 
+@pytest.mark.fast
 @pytest.mark.parametrize("bad", [0, -3, 2.5, True])
 def test_a_cell_size_that_is_no_whole_positive_number_is_refused(radio, bad):
     with pytest.raises(ValueError, match="cell must be a whole number"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from restore_check import check_restores_in_place
 
 from finestate_env import components
@@ -10,6 +11,7 @@ from finestate_env.core.coords import box_center
 from finestate_env.replay.audit import audit_instance, box_iou, grid
 
 
+@pytest.mark.fast
 def test_box_iou_and_grid_hand_computed():
     assert box_iou((0, 0, 9, 9), (0, 0, 9, 9)) == 1.0
     assert box_iou((0, 0, 9, 9), (5, 0, 14, 9)) == 50 / 150

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from test_replay import run_cli, write_predictions
 
 from finestate_env.backends.web import WebBackend
@@ -73,6 +74,7 @@ def test_replay_records_counts_and_reports_collateral(tmp_path):
     assert f"also changed: {distractor.label}" in html
 
 
+@pytest.mark.fast
 def test_a_live_run_keeps_collateral_for_the_report():
     from finestate_env.core.schema import StageVerdicts, StepResult
 

@@ -3,6 +3,8 @@ and the boxes, without a browser."""
 
 from __future__ import annotations
 
+import pytest
+
 from finestate_env.core.schema import Boxes
 from finestate_env.replay.disagreements import (
     Disagreement,
@@ -11,6 +13,9 @@ from finestate_env.replay.disagreements import (
     mechanism,
     why,
 )
+
+# Needs no browser, X display, device or JDK: the fast tier (make test-fast).
+pytestmark = pytest.mark.fast
 
 # A table column's header: the handle (now) is 7 px wide, the goal band 5 px.
 COLUMN = Boxes(loc=(100, 100, 500, 300), core=(100, 100, 500, 130), goal=(300, 100, 304, 130),
