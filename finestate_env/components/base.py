@@ -16,11 +16,12 @@ from typing import Any, ClassVar, Literal
 
 import numpy as np
 
+from finestate_env.components.measures import measure
 from finestate_env.core.schema import Family, Gesture, Instructions
 
 # The free border stage.js keeps around a control (place(): `margin`): what a
-# control may take of the viewport is the viewport less twice this.
-STAGE_MARGIN = 8
+# control may take of the viewport is the viewport less twice this (web/measures.js).
+STAGE_MARGIN = measure("stage", "margin")
 
 
 # The smallest side of a touch target, in CSS px: Material's 48 dp (Apple asks

@@ -38,6 +38,7 @@ from finestate_env.components.base import (
     step_decimals,
     touch_size,
 )
+from finestate_env.components.measures import measure
 from finestate_env.core.schema import Instructions
 
 # (title, subtitle, min, max, tick interval, step options): gridlines at the ticks.
@@ -63,9 +64,11 @@ _MIN_PX_PER_STEP = 5
 _MAX_PX_PER_STEP = 14
 _GUTTER = 44  # y tick labels
 # Card height besides the plot's value range: border and padding, title,
-# subtitle, body margin, plot paddings (at most: 26 above with data labels, 12
-# below; chart_point.js), x labels.
-_CHROME_HEIGHT = 2 + 24 + 20 + 20 + 8 + 26 + 12 + 24
+# subtitle, body margin, plot paddings (at most: the larger above, with or without data
+# labels, and the one below; web/measures.js), x labels.
+_PADS = (max(measure("chart_point", "pad_top"), measure("chart_point", "pad_top_labels"))
+         + measure("chart_point", "pad_bottom"))
+_CHROME_HEIGHT = 2 + 24 + 20 + 20 + 8 + _PADS + 24
 _CHROME_WIDTH = 2 + 32 + _GUTTER
 
 

@@ -34,6 +34,7 @@ from finestate_env.components.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.components.measures import measure
 from finestate_env.core.schema import Instructions
 
 _LABELS = ("Departure", "Return", "Due date", "Birthday", "Start date", "End date", "Check-in",
@@ -41,7 +42,8 @@ _LABELS = ("Departure", "Return", "Due date", "Birthday", "Start date", "End dat
 _FORMATS = ("iso", "dmy", "us", "long")  # how the field writes the date; see date_picker.js
 _YEARS = (2020, 2030)
 _CELL_PX = (32, 40)
-_POPUP_PAD_X = 12  # date_picker.css: the popup's side padding, inside a 1 px border
+# The popup's side padding with a mouse, inside a 1 px border (web/measures.js).
+_POPUP_PAD_X = measure("date_picker", "pad")
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December")
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")

@@ -23,6 +23,7 @@ from finestate_env.components.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.components.measures import measure
 from finestate_env.core.schema import Instructions
 
 # (min, max, step, unit): 12 to 36 steps each, fine-grained but each wedge >= 7.5 degrees.
@@ -34,7 +35,7 @@ _RANGES = (
 _LABELS = ("Volume", "Gain", "Bass", "Treble", "Reverb", "Drive", "Mix", "Tempo",
            "Resonance", "Cutoff", "Intensity", "Fan speed")
 _RADIUS = (50, 80)
-_TIP = 10  # the indicator tip's dot, all a press on it grabs with a mouse
+_TIP = measure("knob", "tip")  # the indicator tip's dot, all a press on it grabs with a mouse
 
 
 class Knob(RangeType):

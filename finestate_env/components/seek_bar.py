@@ -32,6 +32,7 @@ from finestate_env.components.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.components.measures import measure
 from finestate_env.core.schema import Instructions
 
 # (title, subtitle, noun): what is playing.
@@ -55,8 +56,8 @@ _LONG_STEPS = (24, 180)   # 5 s steps: clips of 2:00 to 15:00
 _CHROME = 2 * 16 + 2  # card padding and border, horizontally
 _HEADS = (12, 14, 16)  # even, so the rail starts on a whole pixel
 _TIME = 48  # the elapsed and total labels, fixed width
-_BAND = 20  # the hit band's height with a mouse
-_PLAY = 32  # the play button's size with a mouse
+_BAND = measure("seek_bar", "band")  # the hit band's height with a mouse
+_PLAY = measure("seek_bar", "play")  # the play button's size with a mouse
 _INLINE_EXTRA = _PLAY + 8 + _TIME + 8 + 8 + _TIME  # play button, labels and gaps in one row
 _STACKED_HEIGHT = 160  # what a stacked card needs besides its poster, and some spare
 

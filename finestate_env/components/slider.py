@@ -20,6 +20,7 @@ from finestate_env.components.base import (
     step_decimals,
     touch_size,
 )
+from finestate_env.components.measures import measure
 from finestate_env.core.schema import Instructions
 
 # (min, max, step, unit, labels): fine-grained ranges as in FineState-Bench,
@@ -37,7 +38,7 @@ _RANGES = (
     (0, 360, 5, "°", ("Rotation", "Hue", "Angle")),
 )
 _PX_PER_STEP = (5.0, 12.0)
-_THUMB = 20  # the thumb's size and, with a mouse, the hit band's height
+_THUMB = measure("slider", "thumb")  # the thumb's size and, with a mouse, the hit band's height
 _CARD_CHROME = 2 * 16 + 2 * 1  # the card's padding and border, left and right (stage.css)
 
 

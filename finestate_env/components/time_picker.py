@@ -27,6 +27,7 @@ from finestate_env.components.base import (
     distinct_pair,
     sample_anchor,
 )
+from finestate_env.components.measures import measure
 from finestate_env.core.schema import Instructions
 
 _LABELS = ("Alarm", "Meeting start", "Reminder", "Wake-up", "Departure", "Pickup",
@@ -36,11 +37,12 @@ _RADIUS = (100, 130)
 _MIN_RADIUS = 40
 # Fixed parts of the two layouts (see time_picker.css), in CSS px. Portrait:
 # label 20 + 4, field 36, popup gap 4, borders 2, padding 24, title 20 + 8,
-# header 52 + 12, dial margin 12, buttons 32; width: padding 32 + borders 2.
-_PORTRAIT = {"height": 226, "width": 34}
+# header 52 + 12, dial margin 12, buttons 32; width: padding 32 + borders 2 (the
+# widths are web/measures.js's, which time_picker.js sets).
+_PORTRAIT = {"height": 226, "width": measure("time_picker", "portrait_width")}
 # Landscape (header and buttons in a 120 px column left of the dial, 16 px gap):
 # height besides the dial: label, field, gap, borders, padding = 90.
-_LANDSCAPE = {"height": 90, "width": 170}
+_LANDSCAPE = {"height": 90, "width": measure("time_picker", "landscape_width")}
 _STATE = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
 
 

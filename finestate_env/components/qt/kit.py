@@ -22,8 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+# The web stage's margin (web/measures.js): no control is placed in the outer 8 px.
+from finestate_env.components.base import STAGE_MARGIN
+
 Box = list[int]
-STAGE_MARGIN = 8  # as the web stage: no control is ever placed in the outer 8 px
 
 # The web themes' colours (widgets/web/stage.css): background, surface, border,
 # text, muted text, accent, text on accent. Qt draws its own controls (Fusion),

@@ -8,7 +8,7 @@ FineState.define("date_picker", (host, params, state, kit) => {
   const { cell, week_start: weekStart } = params;
   // The popup's side padding and the month arrows' size: a phone's finger-sized
   // cells leave little room for the one and need bigger arrows.
-  const padX = params.pad ?? 12;
+  const padX = params.pad ?? FineStateMeasures.date_picker.pad;
   const nav = params.nav ?? 32;
   let selected, year, month;  // "YYYY-MM-DD"; the shown month, 1-based
   // The popup opens on the selected day's month, whichever month a probe turned to.

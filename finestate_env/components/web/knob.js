@@ -8,9 +8,9 @@ FineState.define("knob", (host, params, state, kit) => {
   // Near the centre the angle swings wildly with a pixel of motion, so it is ignored.
   const deadRadius = radius / 4;
   const tipDistance = Math.round(radius * 0.72);
-  // The indicator tip: a 10 px dot centred in what a press grabs, a finger's
+  // The indicator tip: a small dot (measures.js) centred in what a press grabs, a finger's
   // size on a phone (params.grab). Presses on it reach the dial, its parent.
-  const tipDot = 10;
+  const tipDot = FineStateMeasures.knob.tip;
   const grab = params.grab ?? tipDot;
   const ring = 14;  // room around the dial for the tick marks
   const face = 2 * radius + 2 * ring;

@@ -9,8 +9,9 @@ FineState.define("seek_bar", (host, params, state, kit) => {
 
   const clock = (s) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
   // A finger's sizes (params.hit and params.play, on a phone) or a mouse's.
-  const bandHeight = params.hit ?? 20;
-  const playSize = params.play ?? 32;
+  const mouse = FineStateMeasures.seek_bar;
+  const bandHeight = params.hit ?? mouse.band;
+  const playSize = params.play ?? mouse.play;
   const inset = head / 2;  // the rail starts and ends half a playhead inside the band
   const railTop = (bandHeight - 4) / 2;  // the 4 px rail, centred in the band
   const rail = kit.el("div", { class: "fs-seek-rail",
@@ -26,7 +27,7 @@ FineState.define("seek_bar", (host, params, state, kit) => {
   // band's margin keeps the rail where a mouse-sized band puts it, as far as it goes.
   const bandStyle = { width: `${trackLength + head}px`, height: `${bandHeight}px` };
   if (params.layout !== "inline") {
-    bandStyle.marginTop = `${Math.max(0, 8 - (bandHeight - 20) / 2)}px`;
+    bandStyle.marginTop = `${Math.max(0, 8 - (bandHeight - mouse.band) / 2)}px`;
   }
   const band = kit.el("div", { class: "fs-seek-band", style: bandStyle },
     rail, buffered, played, playhead);

@@ -4,7 +4,7 @@ FineState.define("slider", (host, params, state, kit) => {
   const { min, step, track: trackLength } = params;
   const steps = Math.round((params.max - min) / step);
   const decimals = (String(step).split(".")[1] || "").length;
-  const thumbSize = 20;
+  const thumbSize = FineStateMeasures.slider.thumb;
   // A finger's band (params.hit, on a phone) is taller than the thumb drawn in its middle.
   const band = params.hit ?? thumbSize;
   const inset = (band - thumbSize) / 2;

@@ -171,7 +171,7 @@
 
   function place(host, anchor) {
     // Whole-pixel placement keeps every box edge on a pixel boundary.
-    const margin = 8;  // widgets/base.py STAGE_MARGIN: the samplers size controls to fit
+    const margin = FineStateMeasures.stage.margin;  // the samplers size controls to fit
     const freeX = Math.max(0, window.innerWidth - host.offsetWidth - 2 * margin);
     const freeY = Math.max(0, window.innerHeight - host.offsetHeight - 2 * margin);
     host.style.left = `${margin + Math.round(anchor[0] * freeX)}px`;
@@ -212,7 +212,7 @@
   // the slot whole (its sampler was given the slot as viewport): a control that
   // overflows would cover its neighbours, so it is an error, never a clip.
   function seat(host, rect, what, template) {
-    const margin = 8;
+    const margin = FineStateMeasures.stage.margin;
     host.style.left = `${rect[0] + margin}px`;
     host.style.top = `${rect[1] + margin}px`;
     if (host.offsetWidth > rect[2] - 2 * margin || host.offsetHeight > rect[3] - 2 * margin) {

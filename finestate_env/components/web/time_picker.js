@@ -60,8 +60,11 @@ FineState.define("time_picker", (host, params, state, kit) => {
   host.style.setProperty("--num", `${labelSize}px`);
   host.style.setProperty("--knob", `${knobSize}px`);
   host.classList.toggle("fs-time-small", labelSize < 32);
-  // A fixed width (see time_picker.py): the texts must never resize the control.
-  host.style.width = `${2 * radius + (params.layout === "landscape" ? 170 : 34)}px`;
+  // A fixed width (measures.js, as time_picker.py sizes it): the texts must never resize
+  // the control.
+  const sizes = FineStateMeasures.time_picker;
+  const besides = params.layout === "landscape" ? sizes.landscape_width : sizes.portrait_width;
+  host.style.width = `${2 * radius + besides}px`;
   host.append(kit.el("div", { class: "fs-label", text: params.label }), field, popup);
 
   function show() {
