@@ -20,6 +20,7 @@ import numpy as np
 from finestate_env.components.base import (
     ComponentType,
     Sample,
+    Slot,
     choose,
     index_code,
     sample_anchor,
@@ -94,6 +95,16 @@ class Accordion(ComponentType):
     gesture = "tap"
     code_size = 2
     goal_params = ("closing",)
+    aliases = ()
+    slots = {
+        "web": Slot(target=448, distractor=300, min_width=360),
+        "mobile": Slot(target=360),
+        "desktop": Slot(target=400, distractor=300, min_width=360),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The card's title."""
+        return params["title"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

@@ -2,9 +2,12 @@
 
 A type is a small stateless object: it samples parameters and a (current, goal)
 pair from a seeded RNG, says when two states are equal (exactly, on the type's
-own grid), and words the instructions. How the control looks and behaves live
-is in the backend's renderer for that type (for the web, `widgets/web/<name>.js`),
-which also measures the boxes from the rendered control.
+own grid), and words the instructions; its class declares the facts other parts
+read from it (its other names, how pages seat it, what a drag must grab). How the
+control looks and behaves live is in each backend's renderer for that type, found by
+its name (`widgets/web/<name>.js`, `widgets/qt/renderers/<name>.py`, the Android app's
+`<Name>Control.java`), which also measures the boxes from the rendered control.
+docs/adding-a-type.md lists every part of a type.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 
 from finestate_env.components.measures import measure
-from finestate_env.core.schema import Family, Gesture, Instructions
+from finestate_env.core.schema import Family, Gesture, Instructions, Platform
 
 # The free border stage.js keeps around a control (place(): `margin`): what a
 # control may take of the viewport is the viewport less twice this (web/measures.js).
@@ -37,6 +40,40 @@ def touch_size(size: int, touch: bool) -> int:
 
 
 @dataclass(frozen=True)
+class Slot:
+    """How one platform's app page (scene "page", `components/scenes`) seats a type, in the
+    page's px (CSS px; screen px on the desktop), the stage margin included.
+
+    `target`: the slot's height when the type is the target, its tallest control on that
+    platform's stage (a shorter column cuts it, and the sampler, given the slot as its
+    viewport, draws a control that fits). `distractor`: the slot's height when it is a
+    distractor, None where it never is one (no page template's `pool` may name it then).
+    `min_width`: the narrowest slot it fits as a distractor (on a phone: the screen's
+    360 CSS px, the one column). `narrow`: as the target, its widest control fits the
+    narrow column (`scenes.Metrics.narrow_width`), which leaves room for a second side
+    column. `pad`: (width, height) the sampler is told less than the slot, for a renderer
+    that draws the type larger than the sampler's own allowance (a Qt seek bar's labels).
+    `tests/components/test_scenes_live.py` renders every slot and stage.js checks the fit.
+    """
+
+    target: int
+    distractor: int | None = None
+    min_width: int | None = None
+    narrow: bool = False
+    pad: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True)
+class Grab:
+    """What the press of a drag (p0) must land on for the drag to move the state: the
+    measured box it lies in and its name in a sentence ("the slider's track or thumb").
+    `replay/disagreements.py` explains a box proxy's false accept with it."""
+
+    box: Literal["core", "now"]
+    noun: str
+
+
+@dataclass(frozen=True)
 class Sample:
     """A sampled instance of a type: JSON-ready parameters and two states."""
 
@@ -48,16 +85,34 @@ class Sample:
 class ComponentType(ABC):
     """One of the 23 FineState component types.
 
-    Subclasses document, in their docstring, what "one action" means for them.
+    Subclasses document, in their docstring, what "one action" means for them. Each
+    declares its facts below in its own class body (docs/adding-a-type.md walks through
+    them; tests/components/test_type_completeness.py checks that none is missing).
     """
 
     name: ClassVar[str]
     family: ClassVar[Family]
     gesture: ClassVar[Gesture]
+    # Other names of the type in imported records ("Steeper", "Spin box"), any case and
+    # spacing (datasets/formats/imported.py folds them); the type's own name, spaced or
+    # not ("Seek Bar"), needs no entry. () where there is none.
+    aliases: ClassVar[tuple[str, ...]]
+    # How each platform's app page seats the type (Slot): "web", "mobile" and "desktop".
+    slots: ClassVar[dict[Platform, Slot]]
+    # True when every interact instruction names the control's label: then siblings of its
+    # own type may share its section on a page (the label tells them apart).
+    siblings: ClassVar[bool] = False
+    # A drag's press target (Grab), or None for a tap and for a `relative_drag`.
+    grab: ClassVar[Grab | None] = None
+    # True when the drag moves the state by p1 - p0 (a map's pan), not to where p1 is.
+    relative_drag: ClassVar[bool] = False
     # True when the goal box covers the type's whole goal region inside `core`,
     # so that points just outside the goal box (inside core) must not yield the
     # goal. False where the region is not a rectangle (a knob's ring sector).
     goal_box_is_region: ClassVar[bool] = True
+    # Where goal_box_is_region is False: the region's shape, as the disagreement
+    # explanations name it ("ring sector"); the goal box is the largest rectangle inside.
+    goal_region: ClassVar[str | None] = None
     # What a finger gets on a phone (sample(touch=True)); tests/test_mobile.py checks it.
     # "target": the goal is a discrete target, TOUCH_TARGET or more on both sides.
     # "band": the goal is fine along the axis that sets the value (a slider's x)
@@ -156,6 +211,11 @@ class ComponentType(ABC):
     @abstractmethod
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         """Locate and interact instructions, the goal stated exactly."""
+
+    @abstractmethod
+    def label(self, params: dict[str, Any]) -> str:
+        """The control's name on a page, as its instructions give it (the slider's label,
+        the named switch's): what no other control of the page may show."""
 
     def describe(self, state: Any, params: dict[str, Any]) -> str:
         """A short human reading of a state, for logs and reports."""

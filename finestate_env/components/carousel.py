@@ -26,6 +26,7 @@ from finestate_env.components.base import (
     TOUCH_TARGET,
     ComponentType,
     Sample,
+    Slot,
     choose,
     grid_distance,
     sample_anchor,
@@ -103,6 +104,17 @@ class Carousel(ComponentType):
     name = "carousel"
     family = "view_manipulation"
     gesture = "tap"
+    aliases = ()
+    # Qt's dots row is taller than the web's: sampled for 12 px less.
+    slots = {
+        "web": Slot(target=290, distractor=290, min_width=360),
+        "mobile": Slot(target=318, distractor=200, min_width=360),
+        "desktop": Slot(target=290, distractor=290, min_width=360, pad=(0, 12)),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The card's title."""
+        return params["title"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

@@ -28,7 +28,9 @@ from finestate_env.components.base import (
     STAGE_MARGIN,
     TOUCH_TARGET,
     ComponentType,
+    Grab,
     Sample,
+    Slot,
     choose,
     distinct_pair,
     grid_code,
@@ -96,6 +98,18 @@ class ChartPoint(ComponentType):
     family = "numeric_range"
     gesture = "drag"
     touch_goal = "band"
+    aliases = ("Chart", "Line chart", "Chart points")
+    grab = Grab("core", "the target point's column")
+    # Qt draws the y axis beside the plot the sampler sized: 10 px less wide.
+    slots = {
+        "web": Slot(target=452),
+        "mobile": Slot(target=360),
+        "desktop": Slot(target=452, pad=(10, 0)),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The name of the target point's category."""
+        return params["names"][params["target"]]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

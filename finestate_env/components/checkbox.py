@@ -25,6 +25,7 @@ from finestate_env.components.base import (
     TOUCH_TARGET,
     ComponentType,
     Sample,
+    Slot,
     choose,
     sample_anchor,
     set_code,
@@ -68,6 +69,19 @@ class Checkbox(ComponentType):
     family = "toggle_option"
     gesture = "tap"
     code_size = _COUNT[1]
+    aliases = ("Checkboxes", "Checkbox group")
+    siblings = True
+    # Qt's card layout puts 8 px between rows: a taller desktop slot, sampled
+    # for 52 px less than it.
+    slots = {
+        "web": Slot(target=363, distractor=260, min_width=336, narrow=True),
+        "mobile": Slot(target=282, distractor=138, min_width=360),
+        "desktop": Slot(target=363, distractor=312, min_width=336, narrow=True, pad=(0, 52)),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The label of the named item."""
+        return params["labels"][params["target"]]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

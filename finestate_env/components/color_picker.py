@@ -17,6 +17,7 @@ import numpy as np
 from finestate_env.components.base import (
     ComponentType,
     Sample,
+    Slot,
     choose,
     distinct_pair,
     sample_anchor,
@@ -66,6 +67,19 @@ class ColorPicker(ComponentType):
     family = "specific_data"
     gesture = "tap"
     code_size = 2
+    aliases = ("Colour picker", "Color palette", "Colour palette")
+    # Qt's colour grid is 386 px wide whatever the sampler draws: a wider and
+    # taller desktop slot, not the narrow column. A phone's palette of
+    # finger-sized cells does not shrink: it keeps its own height, which fits.
+    slots = {
+        "web": Slot(target=296, distractor=296, min_width=368, narrow=True),
+        "mobile": Slot(target=416),
+        "desktop": Slot(target=316, distractor=316, min_width=404),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The control's label."""
+        return params["label"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

@@ -29,6 +29,7 @@ from finestate_env.components.base import (
     TOUCH_TARGET,
     ComponentType,
     Sample,
+    Slot,
     choose,
     distinct_pair,
     sample_anchor,
@@ -68,6 +69,18 @@ class DatePicker(ComponentType):
     family = "specific_data"
     gesture = "tap"
     code_size = 3
+    aliases = ("Calendar",)
+    # A phone's six weeks of finger-sized cells do not shrink: the slot keeps
+    # the calendar's own height, which fits.
+    slots = {
+        "web": Slot(target=402, narrow=True),
+        "mobile": Slot(target=466),
+        "desktop": Slot(target=402, narrow=True),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The control's label."""
+        return params["label"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

@@ -18,7 +18,9 @@ import numpy as np
 from finestate_env.components.base import (
     STAGE_MARGIN,
     ComponentType,
+    Grab,
     Sample,
+    Slot,
     choose,
     distinct_pair,
     sample_anchor,
@@ -66,6 +68,21 @@ class DragReorder(ComponentType):
     # rows a finger grabs are TOUCH_TARGET tall on a phone.
     touch_goal = "band"
     goal_params = ("item",)
+    aliases = ("Reorder", "Reorder list", "Sortable list", "Drag and reorder")
+    grab = Grab("now", "the row of the item to move")
+    # Qt's list spacing pads the first and last rows too (up to 8 px the web's
+    # list does not have, less 5 px of the web card's chrome): a list that
+    # fills its slot on the web is 3 px too tall in Qt, so it is sampled for 3
+    # px less.
+    slots = {
+        "web": Slot(target=421, narrow=True),
+        "mobile": Slot(target=360),
+        "desktop": Slot(target=400, narrow=True, pad=(0, 3)),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The card's title."""
+        return params["title"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

@@ -14,11 +14,15 @@ holds no finger-sized rectangle, so the tip is what is finger-sized).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from finestate_env.components.base import (
+    Grab,
     RangeType,
     Sample,
+    Slot,
     choose,
     sample_anchor,
     touch_size,
@@ -44,6 +48,20 @@ class Knob(RangeType):
     gesture = "drag"
     goal_box_is_region = False
     touch_goal = "grab"
+    aliases = ("Dial", "Rotary knob")
+    siblings = True
+    grab = Grab("core", "the dial")
+    goal_region = "ring sector"
+    # Qt's dial is drawn smaller than the web's: a shorter desktop slot.
+    slots = {
+        "web": Slot(target=276, distractor=276, min_width=236, narrow=True),
+        "mobile": Slot(target=276, distractor=240, min_width=360),
+        "desktop": Slot(target=250, distractor=250, min_width=236, narrow=True),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The control's label."""
+        return params["label"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

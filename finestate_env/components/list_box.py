@@ -28,6 +28,7 @@ from finestate_env.components.base import (
     STAGE_MARGIN,
     ComponentType,
     Sample,
+    Slot,
     choose,
     direction_with_room,
     distinct_pair,
@@ -96,6 +97,18 @@ class ListBox(ComponentType):
     name = "list_box"
     family = "specific_data"
     gesture = "tap"
+    aliases = ("Dropdown", "Dropdown list", "Dropdown menu", "Dropdown box", "Combo box",
+               "Select", "List")
+    # Qt's list frame is taller than the web's: sampled for 24 px less.
+    slots = {
+        "web": Slot(target=580, narrow=True),
+        "mobile": Slot(target=360),
+        "desktop": Slot(target=580, narrow=True, pad=(0, 24)),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The control's label."""
+        return params["label"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

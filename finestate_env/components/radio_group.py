@@ -24,6 +24,7 @@ from finestate_env.components.base import (
     TOUCH_TARGET,
     ComponentType,
     Sample,
+    Slot,
     choose,
     distinct_pair,
     index_code,
@@ -68,6 +69,16 @@ class RadioGroup(ComponentType):
     name = "radio_group"
     family = "toggle_option"
     gesture = "tap"
+    aliases = ("Radio", "Radio button", "Radio buttons")
+    slots = {
+        "web": Slot(target=292, distractor=240, min_width=360),
+        "mobile": Slot(target=286, distractor=190, min_width=360),
+        "desktop": Slot(target=292, distractor=240, min_width=360),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The group's name."""
+        return params["name"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

@@ -21,6 +21,7 @@ import numpy as np
 from finestate_env.components.base import (
     ComponentType,
     Sample,
+    Slot,
     choose,
     grid_code,
     grid_distance,
@@ -82,6 +83,17 @@ class Rating(ComponentType):
     gesture = "tap"
     # A half star is fine along x: on a phone its hit element is a finger high.
     touch_goal = "band"
+    aliases = ("Star rating", "Stars")
+    siblings = True
+    slots = {
+        "web": Slot(target=338, distractor=220, min_width=360),
+        "mobile": Slot(target=316, distractor=230, min_width=360),
+        "desktop": Slot(target=300, distractor=220, min_width=360),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The label of the named item."""
+        return params["labels"][params["target"]]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

@@ -23,7 +23,9 @@ import numpy as np
 from finestate_env.components.base import (
     STAGE_MARGIN,
     ComponentType,
+    Grab,
     Sample,
+    Slot,
     choose,
     grid_code,
     grid_distance,
@@ -91,6 +93,17 @@ class ResizablePane(ComponentType):
     # The size is fine along the drag's axis (one snap step); the band spans the
     # container across it, and the handle a finger grabs is TOUCH_TARGET wide.
     touch_goal = "band"
+    aliases = ("Splitter", "Split pane", "Resizable panel")
+    grab = Grab("now", "the pane's divider handle")
+    slots = {
+        "web": Slot(target=424),
+        "mobile": Slot(target=360),
+        "desktop": Slot(target=424),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The name of the pane to resize."""
+        return params["pane"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

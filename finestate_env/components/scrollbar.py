@@ -23,7 +23,9 @@ from finestate_env.components.base import (
     STAGE_MARGIN,
     TOUCH_TARGET,
     ComponentType,
+    Grab,
     Sample,
+    Slot,
     choose,
     grid_code,
     grid_distance,
@@ -76,6 +78,17 @@ class Scrollbar(ComponentType):
     # The first row is fine along y (a few px per row); on a phone the track
     # takes presses across TOUCH_TARGET px, as a fast-scroll handle does.
     touch_goal = "band"
+    aliases = ("Scrollbars",)
+    grab = Grab("core", "the scrollbar's thumb or track")
+    slots = {
+        "web": Slot(target=526),
+        "mobile": Slot(target=360),
+        "desktop": Slot(target=490),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The card's title."""
+        return params["title"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:
@@ -142,12 +155,12 @@ class Scrollbar(ComponentType):
         """|rows between the two scroll positions| / rows the list can scroll."""
         return grid_distance(state, goal, 0, 1, params["rows"] - params["visible"])
 
-    def label(self, index: int, params: dict[str, Any]) -> str:
+    def row_label(self, index: int, params: dict[str, Any]) -> str:
         return f"{params['prefix']}{params['start'] + index}"
 
     def instructions(self, rng: np.random.Generator, sample: Sample) -> Instructions:
         title = sample.params["title"]
-        row = self.label(sample.goal_state, sample.params)
+        row = self.row_label(sample.goal_state, sample.params)
         locate = choose(rng, (f"Locate the scrollbar of the {title} list.",
                               f"Find the scroll thumb of the {title} list.",
                               f"Where is the {title} list's scrollbar?"))
@@ -158,4 +171,4 @@ class Scrollbar(ComponentType):
         return Instructions(locate=locate, interact=interact)
 
     def describe(self, state: Any, params: dict[str, Any]) -> str:
-        return f"first row {state} ('{self.label(state, params)}')"
+        return f"first row {state} ('{self.row_label(state, params)}')"

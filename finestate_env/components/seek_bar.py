@@ -23,7 +23,9 @@ import numpy as np
 from finestate_env.components.base import (
     STAGE_MARGIN,
     ComponentType,
+    Grab,
     Sample,
+    Slot,
     choose,
     distinct_pair,
     grid_code,
@@ -72,6 +74,19 @@ class SeekBar(ComponentType):
     family = "numeric_range"
     gesture = "drag"
     touch_goal = "band"
+    aliases = ("Seek slider", "Progress slider")
+    grab = Grab("core", "the seek track or playhead")
+    # Qt keeps the labels, the play button and the track on one row: a 640 px
+    # wide desktop slot, sampled for 128 px less than it.
+    slots = {
+        "web": Slot(target=350, distractor=240, min_width=360),
+        "mobile": Slot(target=292, distractor=194, min_width=360),
+        "desktop": Slot(target=250, distractor=240, min_width=640, pad=(128, 0)),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The card's title."""
+        return params["title"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

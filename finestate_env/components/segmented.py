@@ -20,6 +20,7 @@ import numpy as np
 from finestate_env.components.base import (
     ComponentType,
     Sample,
+    Slot,
     choose,
     distinct_pair,
     index_code,
@@ -56,6 +57,17 @@ class Segmented(ComponentType):
     name = "segmented"
     family = "toggle_option"
     gesture = "tap"
+    aliases = ("Segmented control", "Segmented button")
+    siblings = True
+    slots = {
+        "web": Slot(target=208, distractor=208, min_width=360),
+        "mobile": Slot(target=230, distractor=230, min_width=360),
+        "desktop": Slot(target=208, distractor=208, min_width=360),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The label of the named group."""
+        return params["groups"][params["target"]]["label"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

@@ -9,12 +9,16 @@ On a phone the band a finger presses is TOUCH_TARGET px tall, the thumb in its m
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from finestate_env.components.base import (
     STAGE_MARGIN,
+    Grab,
     RangeType,
     Sample,
+    Slot,
     choose,
     sample_anchor,
     step_decimals,
@@ -47,6 +51,18 @@ class Slider(RangeType):
     family = "numeric_range"
     gesture = "drag"
     touch_goal = "band"
+    aliases = ()
+    siblings = True
+    grab = Grab("core", "the slider's track or thumb")
+    slots = {
+        "web": Slot(target=122, distractor=122, min_width=360),
+        "mobile": Slot(target=130, distractor=130, min_width=360),
+        "desktop": Slot(target=122, distractor=122, min_width=360),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The control's label."""
+        return params["label"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

@@ -36,6 +36,7 @@ from finestate_env.components.base import (
     STAGE_MARGIN,
     ComponentType,
     Sample,
+    Slot,
     choose,
     direction_with_room,
     grid_code,
@@ -109,6 +110,17 @@ class Stepper(ComponentType):
     name = "stepper"
     family = "numeric_range"
     gesture = "tap"
+    aliases = ("Steeper", "Spin box", "Number stepper")  # "Steeper": the released records' spelling
+    siblings = True
+    slots = {
+        "web": Slot(target=346, distractor=220, min_width=360),
+        "mobile": Slot(target=318, distractor=150, min_width=360),
+        "desktop": Slot(target=300, distractor=220, min_width=360),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The label of the field to step."""
+        return params["fields"][params["target"]]["label"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

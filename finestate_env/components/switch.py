@@ -29,6 +29,7 @@ from finestate_env.components.base import (
     TOUCH_TARGET,
     ComponentType,
     Sample,
+    Slot,
     choose,
     sample_anchor,
 )
@@ -48,6 +49,18 @@ class Switch(ComponentType):
     name = "switch"
     family = "toggle_option"
     gesture = "tap"
+    aliases = ("Toggle", "Toggle switch")
+    siblings = True
+    # Qt's switch card is shorter than the web's: a shorter desktop slot.
+    slots = {
+        "web": Slot(target=266, distractor=266, min_width=336, narrow=True),
+        "mobile": Slot(target=258, distractor=162, min_width=360),
+        "desktop": Slot(target=240, distractor=240, min_width=336, narrow=True),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The label of the named item."""
+        return params["labels"][params["target"]]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

@@ -27,7 +27,9 @@ from finestate_env.components.base import (
     STAGE_MARGIN,
     TOUCH_TARGET,
     ComponentType,
+    Grab,
     Sample,
+    Slot,
     choose,
     distinct_pair,
     grid_code,
@@ -131,6 +133,18 @@ class TableColumn(ComponentType):
     # The width is fine along x (one step); on a phone the header row, across
     # which the band runs, and the handle a finger grabs are TOUCH_TARGET or more.
     touch_goal = "band"
+    aliases = ("Column resize", "Table column resize", "Resizable column")
+    grab = Grab("now", "the column's resize handle")
+    # Qt draws the header beside the columns the sampler sized: 10 px less wide.
+    slots = {
+        "web": Slot(target=489),
+        "mobile": Slot(target=360),
+        "desktop": Slot(target=460, pad=(10, 0)),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The header of the column to resize."""
+        return params["headers"][params["target"]]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

@@ -22,6 +22,7 @@ from finestate_env.components.base import (
     TOUCH_TARGET,
     ComponentType,
     Sample,
+    Slot,
     choose,
     index_code,
     sample_anchor,
@@ -80,6 +81,17 @@ class Tabs(ComponentType):
     name = "tabs"
     family = "toggle_option"
     gesture = "tap"
+    aliases = ("Tab", "Tab bar")
+    # Qt's tab page is shorter than the web's: a shorter desktop slot.
+    slots = {
+        "web": Slot(target=244, distractor=244, min_width=372),
+        "mobile": Slot(target=246, distractor=246, min_width=360),
+        "desktop": Slot(target=210, distractor=210, min_width=372),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The card's title."""
+        return params["title"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

@@ -23,6 +23,7 @@ from finestate_env.components.base import (
     TOUCH_TARGET,
     ComponentType,
     Sample,
+    Slot,
     choose,
     distinct_pair,
     sample_anchor,
@@ -60,6 +61,19 @@ class TimePicker(ComponentType):
     # quarter hours (no axis-aligned box in it is a finger long): on a phone the
     # knob, Material's 48 dp selector handle, is what is finger-sized.
     touch_goal = "grab"
+    aliases = ()
+    goal_region = "ring sector"
+    # Qt's time list (10 x 56 px) has one width whatever the sampler draws:
+    # a shorter desktop slot, not the narrow column.
+    slots = {
+        "web": Slot(target=502, narrow=True),
+        "mobile": Slot(target=360),
+        "desktop": Slot(target=285),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The control's label."""
+        return params["label"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

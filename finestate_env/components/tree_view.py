@@ -35,6 +35,7 @@ from finestate_env.components.base import (
     TOUCH_TARGET,
     ComponentType,
     Sample,
+    Slot,
     choose,
     sample_anchor,
     set_code,
@@ -141,6 +142,17 @@ class TreeView(ComponentType):
     gesture = "tap"
     code_size = _MOST_FOLDERS
     goal_params = ("target",)
+    aliases = ("Tree",)
+    # Qt's tree frame is taller than the web's: sampled for 8 px less.
+    slots = {
+        "web": Slot(target=644, narrow=True),
+        "mobile": Slot(target=360),
+        "desktop": Slot(target=644, narrow=True, pad=(0, 8)),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The card's title."""
+        return params["title"]
 
     def _tree(self, rng: np.random.Generator, levels: int, folder_pool: list[str],
               file_pool: tuple[str, ...]) -> list[dict]:

@@ -30,6 +30,7 @@ from finestate_env.components.base import (
     TOUCH_TARGET,
     ComponentType,
     Sample,
+    Slot,
     choose,
     sample_anchor,
     size_within,
@@ -91,6 +92,17 @@ class ZoomPan(ComponentType):
     # presses to pan, TOUCH_TARGET or more on both sides on a phone.
     touch_goal = "grab"
     goal_params = ("pins", "label_sides")  # pins: only the named pin's place on the map
+    aliases = ("Zoom and pan", "Pan zoom")
+    relative_drag = True
+    slots = {
+        "web": Slot(target=463),
+        "mobile": Slot(target=360),
+        "desktop": Slot(target=463),
+    }
+
+    def label(self, params: dict[str, Any]) -> str:
+        """The card's title."""
+        return params["title"]
 
     def sample(self, rng: np.random.Generator, viewport: tuple[int, int],
                touch: bool = False) -> Sample:

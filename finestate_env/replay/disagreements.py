@@ -18,7 +18,10 @@ the instance's boxes say which mechanism it was:
   moves the region itself.
 
 `explain` gives one line per type and mechanism with what was measured (how far
-p0 was off what it must grab, how far p1 was outside the goal box).
+p0 was off what it must grab, how far p1 was outside the goal box). What each type
+contributes is declared on the type (`components.base.ComponentType`): what a drag
+must grab (`grab`), whether it pans relatively (`relative_drag`), the shape of a goal
+region no rectangle fills (`goal_region`).
 """
 
 from __future__ import annotations
@@ -27,24 +30,36 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from finestate_env.components import COMPONENTS, ComponentType
+from finestate_env.components.base import Grab
 from finestate_env.core.coords import box_center
 from finestate_env.core.schema import Boxes
 from finestate_env.core.scoring import point_in_box
 
-# What a drag's press must land on for the drag to move the state, and which measured
-# box that is (each type's module docstring defines its one action).
-GRABS: dict[str, tuple[str, str]] = {
-    "slider": ("core", "the slider's track or thumb"),
-    "knob": ("core", "the dial"),
-    "seek_bar": ("core", "the seek track or playhead"),
-    "chart_point": ("core", "the target point's column"),
-    "drag_reorder": ("now", "the row of the item to move"),
-    "resizable_pane": ("now", "the pane's divider handle"),
-    "scrollbar": ("core", "the scrollbar's thumb or track"),
-    "table_column": ("now", "the column's resize handle"),
-}
-RELATIVE = {"zoom_pan"}  # the drag moves the state by p1 - p0
-RING_SECTORS = {"knob", "time_picker"}  # goal regions no rectangle fills
+
+def _type(component: str) -> ComponentType | None:
+    """The type's definition; None for a type imported records name that is none of ours."""
+    return COMPONENTS.get(component)
+
+
+def _grab(component: str) -> Grab | None:
+    kind = _type(component)
+    return kind.grab if kind is not None else None
+
+
+def _relative(component: str) -> bool:
+    kind = _type(component)
+    return kind is not None and kind.relative_drag
+
+
+def _goal_region(component: str) -> str | None:
+    kind = _type(component)
+    return kind.goal_region if kind is not None else None
+
+
+def _region_key(region: str) -> str:
+    """The mechanism's key for a goal region's shape: "ring sector" -> "ring_sector"."""
+    return "_".join(region.split())
 
 
 @dataclass(frozen=True)
@@ -84,19 +99,22 @@ def distance_outside(point: tuple[float, float] | None, box) -> float | None:
 
 
 def mechanism(case: Disagreement) -> str:
-    """Which way the box proxy failed on this action (a key of `_LINES`)."""
+    """Which way the box proxy failed on this action: "missed_grab", "relative_press",
+    "tap_box_wrong", "drag_box_wrong", the goal region's shape ("ring_sector"),
+    "relative_region", "subpixel" or "conservative"."""
     if case.crosscheck == "false_accept":
         if case.gesture != "drag":
             return "tap_box_wrong"
-        if case.component in RELATIVE:
+        if _relative(case.component):
             return "relative_press"
-        grab = GRABS.get(case.component)
-        if grab is not None and not point_in_box(case.p0, getattr(case.boxes, grab[0])):
+        grab = _grab(case.component)
+        if grab is not None and not point_in_box(case.p0, getattr(case.boxes, grab.box)):
             return "missed_grab"
         return "drag_box_wrong"
-    if case.component in RING_SECTORS:
-        return "ring_sector"
-    if case.component in RELATIVE:
+    region = _goal_region(case.component)
+    if region is not None:
+        return _region_key(region)
+    if _relative(case.component):
         return "relative_region"
     outside = distance_outside(case.p1, case.boxes.goal)
     return "subpixel" if outside is not None and outside < 1.0 else "conservative"
@@ -114,7 +132,8 @@ def _line(key: str, component: str, cases: list[Disagreement]) -> str:
     n = len(cases)
     p1_out = [d for c in cases if (d := distance_outside(c.p1, c.boxes.goal)) is not None]
     if key == "missed_grab":
-        box, noun = GRABS[component]
+        grab = _grab(component)
+        box, noun = grab.box, grab.noun
         off = [d for c in cases if (d := distance_outside(c.p0, getattr(c.boxes, box)))]
         still = sum(c.state == c.current_state for c in cases)
         effect = ("so the drag moved nothing" if still == n
@@ -131,9 +150,11 @@ def _line(key: str, component: str, cases: list[Disagreement]) -> str:
         return "p1 was in the goal box, yet the click did not reach the goal: the box is wrong"
     if key == "drag_box_wrong":
         return "p1 was in the goal box and p0 grabbed the control, yet the drag missed the goal"
-    if key == "ring_sector":
-        return (f"p1 was {_span(p1_out)} outside the goal box but inside the ring sector that "
-                "reaches the goal (the box is the largest rectangle inside it)")
+    region = _goal_region(component)
+    if region is not None and key == _region_key(region):
+        return (f"p1 was {_span(p1_out)} outside the goal box but inside the "
+                f"{_goal_region(component)} that reaches the goal (the box is the largest "
+                "rectangle inside it)")
     if key == "relative_region":
         return ("p1 was outside the goal box, but p0 was off the pin's centre too, which moved "
                 "the region that reaches the goal onto p1")

@@ -28,7 +28,9 @@ A template's `chrome` says what frames the content: "appbar" (the web's app bar 
 sidebar), "window" (a desktop main window: title bar, menu bar, toolbar, an optional
 dock panel, status bar) or "dialog" (a desktop dialog over its main window: title,
 category list, button row). A platform's `Metrics` say how big its renderer draws
-each type (the Qt widgets are not the web's), so that every control fits its slot.
+each type (the Qt widgets are not the web's), so that every control fits its slot: each
+type declares its own slots (`ComponentType.slots`), its label (`label`) and whether its
+siblings may share its section (`siblings`); `Metrics.of` gathers them.
 
 A phone's page (`mobile.compose`) is one column between a status bar, an app bar
 and a bottom navigation bar; it shares the column filling below (`_fill_column`,
@@ -44,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from finestate_env.components.base import STAGE_MARGIN, ComponentType, Sample, choose
+from finestate_env.components.base import STAGE_MARGIN, ComponentType, Sample, Slot, choose
 from finestate_env.core.schema import Instructions, SceneControl, SceneSpec
 
 SCENES = ("control", "page")
@@ -54,55 +56,10 @@ DEFAULT_SCENE = "page"
 # The platforms whose pages exist (issue #16 builds them one platform at a time).
 PAGE_PLATFORMS = ("web", "mobile", "desktop")
 
-# A control of each type's name on the page: what its instructions call it.
-_LABEL: dict[str, Callable[[dict[str, Any]], str]] = {
-    **{t: (lambda p: p["label"]) for t in
-       ("slider", "knob", "color_picker", "date_picker", "time_picker", "list_box")},
-    "stepper": lambda p: p["fields"][p["target"]]["label"],
-    **{t: (lambda p: p["labels"][p["target"]]) for t in ("switch", "checkbox", "rating")},
-    "segmented": lambda p: p["groups"][p["target"]]["label"],
-    "chart_point": lambda p: p["names"][p["target"]],
-    "radio_group": lambda p: p["name"],
-    "table_column": lambda p: p["headers"][p["target"]],
-    "resizable_pane": lambda p: p["pane"],
-    **{t: (lambda p: p["title"]) for t in
-       ("seek_bar", "tabs", "accordion", "carousel", "drag_reorder", "zoom_pan", "tree_view",
-        "scrollbar")},
-}
-# Types whose every interact instruction names the control's label: only these may have
-# siblings of their own type in the target's section (the label then tells them apart;
-# for the others the section does, so their same-type distractors sit in other sections).
-SIBLING_TYPES = ("slider", "knob", "switch", "checkbox", "stepper", "segmented", "rating")
-
-# How tall a slot each type gets as the target (CSS px, the 8 px margin included): its
-# largest height drawn on a 1280x720 stage; a shorter column cuts it, and the type's
-# sampler then draws a control that fits (every sampler bounds its size by `viewport`).
-TARGET_HEIGHT = {
-    "slider": 122, "knob": 276, "stepper": 346, "seek_bar": 350, "chart_point": 452,
-    "switch": 266, "checkbox": 363, "radio_group": 292, "tabs": 244, "segmented": 208,
-    "accordion": 448, "rating": 338, "color_picker": 296, "date_picker": 402,
-    "time_picker": 502, "list_box": 580, "drag_reorder": 421, "zoom_pan": 463,
-    "resizable_pane": 424, "carousel": 290, "tree_view": 644, "scrollbar": 526,
-    "table_column": 489,
-}
-# The slot heights of the distractor types (their sampler is given the slot as viewport;
-# tests/components/test_scenes_live.py renders them and the renderer checks the fit).
-DISTRACTOR_HEIGHT = {
-    "slider": 122, "switch": 266, "checkbox": 260, "segmented": 208, "radio_group": 240,
-    "rating": 220, "knob": 276, "stepper": 220, "tabs": 244, "seek_bar": 240,
-    "color_picker": 296, "accordion": 300, "carousel": 290,
-}
-# Widths distractors need at least (their narrowest card).
-DISTRACTOR_MIN_WIDTH = {"switch": 336, "checkbox": 336, "knob": 236, "color_picker": 368,
-                        "tabs": 372, "seek_bar": 360, "accordion": 360, "carousel": 360,
-                        "segmented": 360, "rating": 360, "radio_group": 360, "stepper": 360,
-                        "slider": 360}
 # Where the target's column must give it at least this much (a time picker's clock).
 MAIN_MIN = (600, 520)
-# Types whose widest control (plus the margin) fits NARROW_WIDTH: their column is that
-# wide, which leaves room for a second side column.
-NARROW_TYPES = ("knob", "switch", "checkbox", "color_picker", "date_picker", "time_picker",
-                "list_box", "drag_reorder", "tree_view")
+# The target's column for the types whose widest control (plus the margin) fits it
+# (`Slot.narrow`): that wide, which leaves room for a second side column.
 NARROW_WIDTH = 372
 SIDE_MIN = 372
 HEADING = 30  # a section heading's line above its controls
@@ -112,8 +69,8 @@ MIN_DISTRACTORS = 3
 
 
 def label_of(component: str, params: dict[str, Any]) -> str:
-    """A control's name on the page, as its instructions give it."""
-    return str(_LABEL[component](params))
+    """A control's name on the page, as its instructions give it (the type's `label`)."""
+    return str(_components()[component].label(params))
 
 
 def names_of(params: Any) -> set[str]:
@@ -196,14 +153,15 @@ def page_viewport_problem(viewport: tuple[int, int], platform: str = "web") -> s
 @dataclass(frozen=True)
 class Metrics:
     """A platform's page measures (CSS px, or screen px on the desktop): how tall a slot
-    each type gets, how wide a distractor's slot must be, how the columns are cut."""
+    each type gets, how wide a distractor's slot must be, how the columns are cut.
+    `Metrics.of` reads the per-type ones from the types' `slots`."""
 
     heading: int  # a section heading's line above its controls
     gap: int  # between one section and the next
     heights: dict[str, int]  # a distractor type's slot height (the sampler's viewport)
     min_width: dict[str, int]  # the narrowest slot a distractor type fits
-    target_heights: dict[str, int] = field(default_factory=lambda: TARGET_HEIGHT)
-    narrow: tuple[str, ...] = NARROW_TYPES  # targets whose column is `narrow_width` wide
+    target_heights: dict[str, int]  # the target's slot height
+    narrow: tuple[str, ...]  # targets whose column is `narrow_width` wide
     narrow_width: int = NARROW_WIDTH
     main_width: int = MAIN_MIN[0]  # the other targets' column
     side_min: int = SIDE_MIN  # a side column's least width
@@ -213,6 +171,24 @@ class Metrics:
     # Whether a section may eat the room kept for the distractors still owed when no
     # type leaves it (the web's wide columns find room elsewhere; a phone's does not).
     lenient: bool = True
+
+    @classmethod
+    def of(cls, platform: str, **layout: Any) -> Metrics:
+        """The measures of `platform`'s pages: every type's slot there (its `slots`), and
+        `layout`, the platform's own (`heading`, `gap`, the columns' widths ...)."""
+        missing = [name for name, kind in _components().items() if platform not in kind.slots]
+        if missing:
+            raise ValueError(f"no {platform!r} slot in the `slots` of {missing} "
+                             "(docs/adding-a-type.md)")
+        slots: dict[str, Slot] = {name: kind.slots[platform]
+                                  for name, kind in _components().items()}
+        seated = {name: slot for name, slot in slots.items() if slot.distractor is not None}
+        return cls(heights={name: slot.distractor for name, slot in seated.items()},
+                   min_width={name: slot.min_width for name, slot in seated.items()},
+                   target_heights={name: slot.target for name, slot in slots.items()},
+                   narrow=tuple(name for name, slot in slots.items() if slot.narrow),
+                   pad={name: slot.pad for name, slot in slots.items() if slot.pad != (0, 0)},
+                   **layout)
 
     def reserve(self, owed: int, pool: list[str]) -> int:
         """The room to keep for `owed` more distractors: each a section of the smallest
@@ -225,8 +201,18 @@ class Metrics:
         return slot[0] - pad[0], slot[1] - pad[1]
 
 
-WEB = Metrics(heading=HEADING, gap=GAP, heights=DISTRACTOR_HEIGHT,
-              min_width=DISTRACTOR_MIN_WIDTH)
+def _components() -> dict[str, ComponentType]:
+    from finestate_env.components import COMPONENTS
+
+    return COMPONENTS
+
+
+WEB = Metrics.of("web", heading=HEADING, gap=GAP)
+# Types whose every interact instruction names the control's label (`siblings`): only
+# these may have siblings of their own type in the target's section (the label then tells
+# them apart; for the others the section does, so their same-type distractors sit in
+# other sections).
+SIBLING_TYPES = tuple(name for name, kind in _components().items() if kind.siblings)
 
 
 @dataclass
@@ -255,12 +241,6 @@ def _sample_fitting(rng: np.random.Generator, component: str, slot: tuple[int, i
         if label not in layout.labels and layout.forbidden not in names_of(sample.params):
             return sample
     return None
-
-
-def _components() -> dict[str, ComponentType]:
-    from finestate_env.components import COMPONENTS
-
-    return COMPONENTS
 
 
 def _distractor(rng: np.random.Generator, component: str, rect: tuple[int, int, int, int],
@@ -299,7 +279,7 @@ def _fill_column(rng: np.random.Generator, template: PageTemplate, x: int, y: in
         top = y + metrics.heading
         placed = 0
         # A second control of the same type under the same heading where it fits.
-        for _ in range(1 + (choice in SIBLING_TYPES and bool(rng.integers(2)))):
+        for _ in range(1 + (_components()[choice].siblings and bool(rng.integers(2)))):
             h = heights[choice]
             if top + h > bottom or len(layout.controls) >= MAX_DISTRACTORS:
                 break
@@ -357,7 +337,7 @@ def compose(rng: np.random.Generator, template: PageTemplate, component: str,
     blocks.append({"kind": "heading", "rect": [main_x, y0, main_w, metrics.heading],
                    "text": section})
     y = slot[1] + slot_h
-    if component in SIBLING_TYPES and component in metrics.heights:
+    if _components()[component].siblings and component in metrics.heights:
         for _ in range(int(rng.integers(0, 3))):  # Volume, then Bass and Treble
             h = metrics.heights[component]
             if y + h > bottom or not _distractor(rng, component, (main_x, y, main_w, h),

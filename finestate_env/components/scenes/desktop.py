@@ -10,42 +10,16 @@ them out with METRICS, the sizes the Qt renderers draw each type at.
 
 from __future__ import annotations
 
-from finestate_env.components.scenes import (
-    DISTRACTOR_HEIGHT,
-    DISTRACTOR_MIN_WIDTH,
-    GAP,
-    HEADING,
-    TARGET_HEIGHT,
-    Metrics,
-    PageTemplate,
-    web,
-)
+from finestate_env.components.scenes import GAP, HEADING, Metrics, PageTemplate, web
 
-# Measured from the Qt renderers (every type's card, every theme, samples drawn for
-# the slot): the Qt controls differ from the web's where Qt decides. A time list of
-# 10 x 56 px and a colour grid of 386 px have one width whatever the sampler draws; a
-# seek bar keeps its labels, play button and track on one row; a chart's axis and a
-# table's header sit beside what the sampler sized; a card's layout puts 8 px between
-# checkbox rows; a carousel's dots row, a list's and a tree's frame are taller: those
-# are sampled for less than the slot (`pad`), and a checkbox card and a colour grid get
-# taller slots. Where Qt draws a type smaller than the web (a time list, a tab page, a
-# dial), its slot is smaller: the page has room for more. A reorder list's spacing pads
-# its first and last rows too (up to 8 px the web's list does not have, less 5 px of the
-# web card's chrome): a list that fills its slot on the web is 3 px too tall in Qt.
-_SMALLER = {"knob": 250, "switch": 240, "tabs": 210}
-METRICS = Metrics(
-    heading=HEADING, gap=GAP,
-    heights={**DISTRACTOR_HEIGHT, **_SMALLER, "checkbox": 312, "color_picker": 316},
-    min_width={**DISTRACTOR_MIN_WIDTH, "color_picker": 404, "seek_bar": 640},
-    target_heights={**TARGET_HEIGHT, **_SMALLER, "color_picker": 316, "stepper": 300,
-                    "seek_bar": 250, "accordion": 400, "rating": 300, "time_picker": 285,
-                    "drag_reorder": 400, "scrollbar": 490, "table_column": 460},
-    narrow=("knob", "switch", "checkbox", "date_picker", "list_box", "drag_reorder",
-            "tree_view"),
-    narrow_width=372, main_width=616, side_min=360,
-    pad={"seek_bar": (128, 0), "chart_point": (10, 0), "table_column": (10, 0),
-         "checkbox": (0, 52), "carousel": (0, 12), "list_box": (0, 24), "tree_view": (0, 8),
-         "drag_reorder": (0, 3)})
+# Each type's desktop slot (`slots["desktop"]`) is measured from its Qt renderer (every
+# type's card, every theme, samples drawn for the slot): the Qt controls differ from the
+# web's where Qt decides. Where Qt draws a type larger than its sampler's allowance (a
+# seek bar keeps its labels on the track's row, a chart's axis sits beside the plot),
+# it is sampled for less than the slot (`pad`); where Qt draws it smaller than the web
+# (a time list, a tab page, a dial), its slot is smaller, and the page has room for more.
+METRICS = Metrics.of("desktop", heading=HEADING, gap=GAP, narrow_width=372, main_width=616,
+                     side_min=360)
 
 PREFERENCES = PageTemplate(
     name="preferences", chrome="dialog", dock="Preferences",

@@ -14,8 +14,8 @@ navigation bar; between them the content, top to bottom:
   quick-settings tiles) while the page has fewer than MIN_DISTRACTORS, or by
   chance where room is left, and a drawn filler in what remains.
 
-The target's slot is its type's tallest phone control (TARGET_HEIGHT) cut to
-leave room for three compact rows; the type's sampler is given the slot as its
+The target's slot is its type's tallest phone control (its `slots["mobile"]`, at
+most TALL) cut to leave room for three compact rows; the type's sampler is given the slot as its
 viewport and draws a control that fits (a tree shows fewer rows, a time picker
 turns landscape). Every control is sampled with `touch`: finger-sized targets.
 `widgets/web/scene.js` draws the blocks, as it does the web's.
@@ -32,7 +32,6 @@ from finestate_env.components.base import Sample, choose
 from finestate_env.components.scenes import (
     MAX_DISTRACTORS,
     MIN_DISTRACTORS,
-    SIBLING_TYPES,
     Metrics,
     PageTemplate,
     _components,
@@ -55,30 +54,17 @@ INSET = 8  # drawn blocks keep this far from the screen's sides (controls: their
 COMPACT = 90
 COMPACT_OWED = 2  # rows that hold the three distractors a page needs at least: a pair, one
 
-# A target's slot height (CSS px, the 8 px margin included): its tallest control on a
-# 360x800 phone with touch-sized targets, at most TALL (which leaves room for a section
-# of distractors beside the compact rows), and for the cards whose sampler keeps the
-# rows that fit (switch, checkbox, radio_group, stepper, rating, seek_bar's poster) a
-# little less, which leaves less blank under a short card; the slot may be cut further
-# to leave room for COMPACT_OWED rows. date_picker and color_picker do not shrink
-# (six weeks and a palette of finger-sized cells): they keep their own height, which
-# fits. Measured by rendering 30 seeds of each; stage.js checks the fit on every page.
+# A target's slot height (each type's `slots["mobile"].target`, CSS px, the 8 px margin
+# included): its tallest control on a 360x800 phone with touch-sized targets, at most
+# TALL (which leaves room for a section of distractors beside the compact rows), and for
+# the cards whose sampler keeps the rows that fit (switch, checkbox, radio_group,
+# stepper, rating, seek_bar's poster) a little less, which leaves less blank under a
+# short card; the slot may be cut further to leave room for COMPACT_OWED rows.
+# date_picker and color_picker do not shrink (six weeks and a palette of finger-sized
+# cells): they keep their own height, which fits. Measured by rendering 30 seeds of
+# each; stage.js checks the fit on every page. A distractor's slot (`distractor`) is its
+# sampler's viewport; the switch's is a titled card of two rows, its compact form COMPACT.
 TALL = 360
-TARGET_HEIGHT = {
-    "slider": 130, "knob": 276, "stepper": 318, "seek_bar": 292, "chart_point": TALL,
-    "switch": 258, "checkbox": 282, "radio_group": 286, "tabs": 246, "segmented": 230,
-    "accordion": TALL, "rating": 316, "color_picker": 416, "date_picker": 466,
-    "time_picker": TALL, "list_box": TALL, "drag_reorder": TALL, "zoom_pan": TALL,
-    "resizable_pane": TALL, "carousel": 318, "tree_view": TALL, "scrollbar": TALL,
-    "table_column": TALL,
-}
-# A distractor type's slot height on a phone (its sampler's viewport; the switch's
-# is a titled card of two rows, its compact form COMPACT).
-DISTRACTOR_HEIGHT = {
-    "slider": 130, "switch": 162, "checkbox": 138, "stepper": 150, "radio_group": 190,
-    "segmented": 230, "rating": 230, "knob": 240, "tabs": 246, "seek_bar": 194,
-    "carousel": 200,
-}
 
 
 @dataclass(frozen=True)
@@ -89,8 +75,7 @@ class _Phone(Metrics):
         return -(-owed // 2) * COMPACT + self.gap
 
 
-PHONE = _Phone(heading=24, gap=4, heights=DISTRACTOR_HEIGHT,
-               min_width={c: 360 for c in DISTRACTOR_HEIGHT}, lenient=False)
+PHONE = _Phone.of("mobile", heading=24, gap=4, lenient=False)
 
 
 def compose(rng: np.random.Generator, template: PageTemplate, component: str,
@@ -117,7 +102,8 @@ def compose(rng: np.random.Generator, template: PageTemplate, component: str,
     sections = [template.sections[int(i)] for i in rng.permutation(len(template.sections))]
     section = sections.pop(0)
     heading = PHONE.heading
-    slot_h = min(TARGET_HEIGHT[component], bottom - top - heading - COMPACT_OWED * COMPACT)
+    slot_h = min(PHONE.target_heights[component],
+                 bottom - top - heading - COMPACT_OWED * COMPACT)
     sample = _components()[component].sample(rng, (width, slot_h), touch=touch)
     label = label_of(component, sample.params)
     layout = _Layout(blocks=blocks, controls=[], labels={label}, forbidden=label,
@@ -131,7 +117,7 @@ def compose(rng: np.random.Generator, template: PageTemplate, component: str,
     leads = ["none"]
     if spare >= hero_h + PHONE.gap:
         leads.append("hero")
-    if spare >= heading + min(DISTRACTOR_HEIGHT[c] for c in template.pool) + PHONE.gap:
+    if spare >= heading + min(PHONE.heights[c] for c in template.pool) + PHONE.gap:
         leads.append("section")
     lead = choose(rng, leads)
     if lead == "hero":
@@ -147,9 +133,9 @@ def compose(rng: np.random.Generator, template: PageTemplate, component: str,
     blocks.append({"kind": "heading", "rect": [0, y, width, heading], "text": section})
     slot = (0, y + heading, width, slot_h)
     y = slot[1] + slot_h
-    if component in SIBLING_TYPES and component in DISTRACTOR_HEIGHT:
+    if _components()[component].siblings and component in PHONE.heights:
         for _ in range(int(rng.integers(0, 3))):
-            h = DISTRACTOR_HEIGHT[component]
+            h = PHONE.heights[component]
             if y + h > bottom - owed_room or not _distractor(
                     rng, component, (0, y, width, h), section, layout, touch):
                 break

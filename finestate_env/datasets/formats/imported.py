@@ -27,7 +27,7 @@ from typing import Any
 
 from PIL import Image, UnidentifiedImageError
 
-from finestate_env.components import TYPE_NAMES
+from finestate_env.components import COMPONENTS, TYPE_NAMES
 from finestate_env.core.coords import convert_box
 from finestate_env.core.schema import FAMILIES, Boxes, BoxSet, Family, Instance, Platform, Size
 from finestate_env.datasets.formats.jsonl import FormatError, shown
@@ -103,39 +103,18 @@ def normalise_type(value: str) -> str:
     return re.sub(r"[\s\-]+", "_", value.strip().lower())
 
 
-# Other names of the 23 types: the paper's figure and the released records (their
-# "Steeper" included), and the obvious variants. Keys are folded by `_folded`.
-_TYPE_ALIASES: dict[str, str] = {
-    "steeper": "stepper", "spinbox": "stepper", "numberstepper": "stepper",
-    "seekbar": "seek_bar", "seekslider": "seek_bar", "progressslider": "seek_bar",
-    "chart": "chart_point", "linechart": "chart_point", "chartpoints": "chart_point",
-    "dial": "knob", "rotaryknob": "knob",
-    "toggle": "switch", "toggleswitch": "switch",
-    "checkboxes": "checkbox", "checkboxgroup": "checkbox",
-    "radio": "radio_group", "radiobutton": "radio_group", "radiobuttons": "radio_group",
-    "tab": "tabs", "tabbar": "tabs",
-    "segmentedcontrol": "segmented", "segmentedbutton": "segmented",
-    "starrating": "rating", "stars": "rating",
-    "colourpicker": "color_picker", "colorpalette": "color_picker",
-    "colourpalette": "color_picker", "calendar": "date_picker",
-    "dropdown": "list_box", "dropdownlist": "list_box", "dropdownmenu": "list_box",
-    "dropdownbox": "list_box", "combobox": "list_box", "select": "list_box",
-    "list": "list_box",
-    "reorder": "drag_reorder", "reorderlist": "drag_reorder", "sortablelist": "drag_reorder",
-    "dragandreorder": "drag_reorder", "zoomandpan": "zoom_pan", "panzoom": "zoom_pan",
-    "splitter": "resizable_pane", "splitpane": "resizable_pane",
-    "resizablepanel": "resizable_pane", "tree": "tree_view",
-    "scrollbars": "scrollbar", "columnresize": "table_column",
-    "tablecolumnresize": "table_column", "resizablecolumn": "table_column",
-}
-
-
 def _folded(value: str) -> str:
     """Case, spacing and punctuation dropped: "Check Box", "check-box", "CHECKBOX" alike."""
     return re.sub(r"[^0-9a-z]+", "", value.lower())
 
 
-_CANONICAL: dict[str, str] = {**{_folded(name): name for name in TYPE_NAMES}, **_TYPE_ALIASES}
+# Every name of the 23 types, folded: each type's own and its other names (`aliases` on
+# the type: the paper's figure and the released records, "Steeper" included, and the
+# obvious variants).
+_CANONICAL: dict[str, str] = {
+    **{_folded(name): name for name in TYPE_NAMES},
+    **{_folded(alias): name for name, kind in COMPONENTS.items() for alias in kind.aliases},
+}
 
 
 def canonical_type(value: str) -> str:
