@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.core.coords import box_center
+from finestate_env.core.errors import UsageError
 
 
 class OracleAgent:
@@ -50,7 +51,7 @@ class NoisyOracleAgent:
                  coord_mode: str = "pixel") -> None:
         for label, sigma in (("sigma_p0", sigma_p0), ("sigma_p1", sigma_p1)):
             if not (sigma >= 0.0 and np.isfinite(sigma)):
-                raise ValueError(f"{label} must be a finite number >= 0 (pixels), got {sigma}")
+                raise UsageError(f"{label} must be a finite number >= 0 (pixels), got {sigma}")
         self.sigma = {"p0": float(sigma_p0), "p1": float(sigma_p1)}
         self.coord_mode = coord_mode
         streams = np.random.SeedSequence(seed).spawn(2)
@@ -126,7 +127,7 @@ def make_agent(name: str, env, seed: int | None = None, sigma_p0: float = 0.0,
         return RandomAgent(env.action_space, seed=seed)
     if name == "any-control":
         return AnyControlAgent(env.coord_mode, seed=seed)
-    raise ValueError(f"unknown agent {name!r}; available: {', '.join(AGENTS)}")
+    raise UsageError(f"unknown agent {name!r}; available: {', '.join(AGENTS)}")
 
 
 AGENTS = ("oracle", "noisy-oracle", "random", "any-control")

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from finestate_env.agents.answers import parse_detection
 from finestate_env.core.coords import box_center, box_from_pixel, box_to_pixel
+from finestate_env.core.errors import UsageError
 from finestate_env.core.schema import CoordConvention, Instance
 
 VDAMode = Literal["none", "oracle", "model"]
@@ -62,7 +63,7 @@ def hint_text(hint: Hint, parts: VDAParts, convention: CoordConvention,
               size: tuple[int, int]) -> str | None:
     """The sentence added to the prompt, in the answering model's convention; None if empty."""
     if parts not in VDA_PARTS:
-        raise ValueError(f"VDA parts must be one of {VDA_PARTS}, got {parts!r}")
+        raise UsageError(f"VDA parts must be one of {VDA_PARTS}, got {parts!r}")
     sentences = []
     if parts in ("description", "both") and hint.description:
         sentences.append(hint.description.strip())

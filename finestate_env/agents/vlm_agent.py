@@ -36,6 +36,7 @@ from finestate_env.agents.vlm_prompt import (
     user_message,
 )
 from finestate_env.core.coords import point_from_pixel, point_to_pixel
+from finestate_env.core.errors import UsageError
 from finestate_env.core.schema import CoordConvention, Instance, Prediction
 
 
@@ -70,7 +71,7 @@ class VLMAgent:
                  detector: ChatClient | None = None, detector_profile: ModelProfile | None = None,
                  frame: CoordConvention = "pixel") -> None:
         if vda not in ("none", "oracle", "model"):
-            raise ValueError(f"vda must be none, oracle or model, got {vda!r}")
+            raise UsageError(f"vda must be none, oracle or model, got {vda!r}")
         self.chat = chat
         self.profile = profile or profile_for(chat.model)
         self.vda = vda

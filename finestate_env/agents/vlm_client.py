@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from finestate_env.core.errors import UsageError
+
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 # Local servers (vLLM, Ollama) take any key; the client insists on one.
 LOCAL_PLACEHOLDER_KEY = "not-needed"
@@ -138,11 +140,11 @@ class ChatClient:
         import openai
 
         if max_retries < 0:
-            raise ValueError(f"max_retries must be >= 0, got {max_retries}")
+            raise UsageError(f"max_retries must be >= 0, got {max_retries}")
         api_key = os.environ.get(api_key_env)
         if not api_key:
             if base_url is None:
-                raise ValueError(f"no API key: set the environment variable {api_key_env} "
+                raise UsageError(f"no API key: set the environment variable {api_key_env} "
                                  "(or name another one with --api-key-env)")
             api_key = LOCAL_PLACEHOLDER_KEY
         # Kept only to scrub it from error messages; never stored anywhere else.

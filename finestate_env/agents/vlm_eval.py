@@ -26,6 +26,7 @@ from PIL import Image
 
 from finestate_env.agents.vlm_agent import VLMAgent, build_agents
 from finestate_env.agents.vlm_client import Usage
+from finestate_env.core.errors import UsageError
 from finestate_env.core.schema import Instance, Prediction
 from finestate_env.runs.jobs import read_records
 from finestate_env.runs.ray_jobs import RaySpec, ray_session, run_on_ray
@@ -61,14 +62,14 @@ def load_screenshot(instance: Instance, base_dir: Path) -> np.ndarray:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise ValueError(f"instance {instance.id!r}: cannot read its image {path}: "
+        raise UsageError(f"instance {instance.id!r}: cannot read its image {path}: "
                          f"{exc}") from None
     return decode_screenshot(instance, data, path)
 
 
 def image_path(instance: Instance, base_dir: Path) -> Path:
     if not instance.image:
-        raise ValueError(f"instance {instance.id!r} has no image: a VLM needs the screenshot")
+        raise UsageError(f"instance {instance.id!r} has no image: a VLM needs the screenshot")
     return (base_dir / instance.image.replace("\\", "/")).resolve()
 
 
@@ -78,14 +79,14 @@ def decode_screenshot(instance: Instance, data: bytes, path: Path) -> np.ndarray
         with Image.open(io.BytesIO(data)) as image:
             pixels = np.asarray(image.convert("RGB"))
     except OSError as exc:
-        raise ValueError(f"instance {instance.id!r}: cannot read its image {path}: "
+        raise UsageError(f"instance {instance.id!r}: cannot read its image {path}: "
                          f"{exc}") from None
     height, width = pixels.shape[:2]
     if instance.size is None:
-        raise ValueError(f"instance {instance.id!r} has no image size (its image was not "
+        raise UsageError(f"instance {instance.id!r} has no image size (its image was not "
                          f"found when it was read); {path} exists now: read the file again")
     if (width, height) != (instance.size.width, instance.size.height):
-        raise ValueError(f"instance {instance.id!r}: image {path} is {width}x{height}, the "
+        raise UsageError(f"instance {instance.id!r}: image {path} is {width}x{height}, the "
                          f"instance says {instance.size.width}x{instance.size.height}")
     return pixels
 
@@ -147,7 +148,7 @@ def predict_all_on_ray(arm: Arm, instances: Sequence[Instance], base_dir: Path,
         try:
             items.append((instance, where.read_bytes(), where))
         except OSError as exc:
-            raise ValueError(f"instance {instance.id!r}: cannot read its image {where}: "
+            raise UsageError(f"instance {instance.id!r}: cannot read its image {where}: "
                              f"{exc}") from None
     usage = Usage()
     answered = len(done)
@@ -193,7 +194,7 @@ def evaluate(arms: Sequence[Arm], instances: Sequence[Instance], base_dir: Path,
     With `ray`, the arms run on Ray actors (`predict_all_on_ray`), and `rate_limit` caps
     the requests per second to each endpoint across all of them."""
     if rate_limit is not None and ray is None:
-        raise ValueError("a rate limit across workers is for Ray actors (--ray); a local "
+        raise UsageError("a rate limit across workers is for Ray actors (--ray); a local "
                          "eval sends one request at a time")
     if ray is None:
         return _evaluate(arms, instances, base_dir, on_prediction, None, {})

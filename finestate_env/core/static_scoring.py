@@ -34,6 +34,7 @@ from typing import Any, Literal
 
 from finestate_env.core import scoring
 from finestate_env.core.coords import convert_box, convert_point
+from finestate_env.core.errors import UsageError
 from finestate_env.core.metrics import metric_table
 from finestate_env.core.schema import (
     POINT_KEYS,
@@ -50,7 +51,7 @@ SCORE_MODES: tuple[ScoreMode, ...] = ("stagewise", "release")
 Miss = Literal["missing", "wrong_format", "no_prediction"]
 
 
-class SizeNeeded(ValueError):
+class SizeNeeded(UsageError):
     """A pixel point for an instance whose image size is unknown: nothing maps it onto the
     instance's normalised boxes."""
 
@@ -120,7 +121,7 @@ def score_prediction(instance: Instance, prediction: Prediction | None,
                      mode: ScoreMode = "stagewise") -> ScoredPrediction:
     """The verdicts of one prediction (None: nobody predicted this instance)."""
     if mode not in SCORE_MODES:
-        raise ValueError(f"unknown scoring mode {mode!r}; expected one of {list(SCORE_MODES)}")
+        raise UsageError(f"unknown scoring mode {mode!r}; expected one of {list(SCORE_MODES)}")
     base = {"id": instance.id, "platform": instance.platform,
             "family": instance.family or "unknown", "component": instance.component}
     if prediction is None:

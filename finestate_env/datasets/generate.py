@@ -30,6 +30,7 @@ from PIL import Image
 
 from finestate_env import components
 from finestate_env.components.scenes import DEFAULT_SCENE
+from finestate_env.core.errors import UsageError
 from finestate_env.core.schema import FAMILIES, Family, Instance, Platform
 from finestate_env.datasets import formats
 from finestate_env.runs.ray_jobs import RaySpec
@@ -64,7 +65,7 @@ def plan(n: int, seed: int, component: str | Iterable[str] | None = None,
          family: str | Iterable[str] | None = None) -> list[str]:
     """The component type of each of the `n` instances, in generation order."""
     if n < 1:
-        raise ValueError(f"n must be at least 1, got {n}")
+        raise UsageError(f"n must be at least 1, got {n}")
     names = components.resolve(component, family)
     rng = np.random.default_rng(seed)
     by_family: dict[str, list[str]] = {}
@@ -88,9 +89,9 @@ def _env_id(platform: Platform) -> str:
 
     env_id = ENV_IDS.get(platform)
     if env_id is None:
-        raise ValueError(f"unknown platform {platform!r}; expected one of {list(ENV_IDS)}")
+        raise UsageError(f"unknown platform {platform!r}; expected one of {list(ENV_IDS)}")
     if env_id not in gym.registry:
-        raise ValueError(f"platform {platform!r} has no environment here: {env_id} is not "
+        raise UsageError(f"platform {platform!r} has no environment here: {env_id} is not "
                          "registered (its backend is not installed or not written yet)")
     return env_id
 
@@ -155,7 +156,7 @@ def generate(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: i
     (`_generate_on_ray`), and the files are the same, byte for byte.
     """
     if fmt not in FORMAT_FILES:
-        raise ValueError(f"unknown format {fmt!r}; expected one of {list(FORMAT_FILES)}")
+        raise UsageError(f"unknown format {fmt!r}; expected one of {list(FORMAT_FILES)}")
     types = plan(n, seed, component, family)
     _env_id(platform)  # refused before any file is touched
     out = Path(out_dir)

@@ -20,6 +20,7 @@ import gymnasium as gym
 
 from finestate_env.agents.scripted import NoisyOracleAgent
 from finestate_env.components import COMPONENTS, resolve
+from finestate_env.core.errors import UsageError
 
 NoiseTarget = Literal["p0", "p1"]
 
@@ -38,12 +39,12 @@ def precision_curve(sigmas: Sequence[float], components: Sequence[str] | None = 
     linearly between sweep points (None when it never does within the sweep).
     """
     if noise_on not in ("p0", "p1"):
-        raise ValueError(f"noise_on must be 'p0' or 'p1', got {noise_on!r}")
+        raise UsageError(f"noise_on must be 'p0' or 'p1', got {noise_on!r}")
     if episodes_per_type < 1:
-        raise ValueError(f"episodes_per_type must be at least 1, got {episodes_per_type}")
+        raise UsageError(f"episodes_per_type must be at least 1, got {episodes_per_type}")
     sigmas = [float(s) for s in sigmas]
     if not sigmas or any(not (s >= 0) for s in sigmas) or sigmas != sorted(sigmas):
-        raise ValueError(f"sigmas must be non-negative and increasing, got {sigmas}")
+        raise UsageError(f"sigmas must be non-negative and increasing, got {sigmas}")
     names = resolve(components)
     started = time.perf_counter()
     options = {} if viewport is None else {"viewport": viewport}

@@ -21,6 +21,7 @@ from typing import Any, Protocol, TypeVar
 
 from tqdm import tqdm
 
+from finestate_env.core.errors import UsageError
 from finestate_env.runs.ray_jobs import RaySpec, run_on_ray
 
 Item = TypeVar("Item")
@@ -52,7 +53,7 @@ def read_records(path: Path) -> list[Record]:
         try:
             records.append(json.loads(line))
         except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{number}: not a JSON record ({exc.msg}); "
+            raise UsageError(f"{path}:{number}: not a JSON record ({exc.msg}); "
                              "this file was not written by finestate, or was edited") from exc
     return records
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import time
 
+from finestate_env.core.errors import UsageError
+
 SLOT_TIMEOUT_S = 60.0  # the limit actor answering; it only does arithmetic
 
 
@@ -37,7 +39,7 @@ class RateLimit:
         import ray
 
         if not per_second > 0:
-            raise ValueError(f"a rate limit must be positive requests/s, got {per_second}")
+            raise UsageError(f"a rate limit must be positive requests/s, got {per_second}")
         self.endpoint, self.per_second = endpoint, per_second
         # No CPU: it only does arithmetic, and must not take an actor's place.
         self._spacing = ray.remote(Spacing).options(num_cpus=0).remote(per_second)

@@ -24,6 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from finestate_env.core.errors import UsageError
+
 # A browser's measured footprint (docs/figures.md: PSS 381 MiB on the desktop, 478 on
 # the web, 501 on a web page, 558 on the phone), rounded up: what each actor asks for
 # so that Ray schedules actors only where they fit.
@@ -51,14 +53,14 @@ class RaySpec:
 
     def __post_init__(self) -> None:
         if self.actors is not None and self.actors < 1:
-            raise ValueError(f"Ray actors must be at least 1, got {self.actors}")
+            raise UsageError(f"Ray actors must be at least 1, got {self.actors}")
         if self.cpus_per_actor <= 0:
-            raise ValueError(f"CPUs per actor must be positive, got {self.cpus_per_actor}")
+            raise UsageError(f"CPUs per actor must be positive, got {self.cpus_per_actor}")
         if self.memory_mib_per_actor < 1:
-            raise ValueError(f"memory per actor must be at least 1 MiB, "
+            raise UsageError(f"memory per actor must be at least 1 MiB, "
                              f"got {self.memory_mib_per_actor}")
         if self.batch_size < 1:
-            raise ValueError(f"batch size must be at least 1, got {self.batch_size}")
+            raise UsageError(f"batch size must be at least 1, got {self.batch_size}")
 
 
 class BatchActor:
@@ -179,7 +181,7 @@ def _import_ray():
     try:
         import ray
     except ImportError:
-        raise ValueError("--ray needs Ray: pip install 'finestate-env[ray]'") from None
+        raise UsageError("--ray needs Ray: pip install 'finestate-env[ray]'") from None
     return ray
 
 
@@ -196,7 +198,7 @@ def _connect(ray, address: str) -> bool:
         try:
             ray.init(address=address, configure_logging=True, logging_level="warning")
         except ConnectionError as exc:
-            raise ValueError(f"--ray {address}: no Ray cluster answers there ({exc}); if it "
+            raise UsageError(f"--ray {address}: no Ray cluster answers there ({exc}); if it "
                              "asks for a token, set RAY_AUTH_MODE=token with its token in "
                              "~/.ray/auth_token or RAY_AUTH_TOKEN") from None
     return True
@@ -212,7 +214,7 @@ def _check_fits(ray, count: int, spec: RaySpec) -> None:
     resources = ray.cluster_resources()
     cpus, memory = resources.get("CPU", 0.0), resources.get("memory", 0.0) / 2**20
     if count * spec.cpus_per_actor > cpus or count * spec.memory_mib_per_actor > memory:
-        raise ValueError(
+        raise UsageError(
             f"{count} Ray actors of {spec.cpus_per_actor:g} CPU and {spec.memory_mib_per_actor} "
             f"MiB do not fit the cluster ({cpus:g} CPU, {memory:.0f} MiB in all): ask for "
             "fewer workers or less per actor")

@@ -15,6 +15,7 @@ Predictions: `{"id", "p0", "p1", "coords"}`; a missing, null or unparseable poin
 is still a prediction (a miss, counted apart), never a file error.
 """
 
+from finestate_env.core.errors import UsageError
 from finestate_env.datasets.formats.finestate_bench import (
     export_finestate_bench,
     finestate_bench_record,
@@ -41,5 +42,5 @@ def export(instances, path, fmt: str) -> None:
     writers = {"finestate-env": write_instances, "finestate": export_finestate_bench,
                "screenspot": export_screenspot}
     if fmt not in writers:
-        raise ValueError(f"unknown format {fmt!r}; expected one of {list(writers)}")
+        raise UsageError(f"unknown format {fmt!r}; expected one of {list(writers)}")
     writers[fmt](instances, path)

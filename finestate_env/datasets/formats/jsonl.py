@@ -11,8 +11,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from finestate_env.core.errors import UsageError
 
-class FormatError(ValueError):
+
+class FormatError(UsageError):
     """A bad record: `PATH:LINE: FIELD: expected ..., got ...`."""
 
     def __init__(self, path: str | Path, line: int, field_name: str, expected: str,
