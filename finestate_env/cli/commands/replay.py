@@ -1,0 +1,74 @@
+"""`finestate replay`: predictions performed live on rebuilt instances, static verdicts
+beside live ones."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from finestate_env.cli import inputs, options
+
+NAME = "replay"
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(NAME, help="perform predictions live on rebuilt "
+                                              "instances: static verdicts beside live ones")
+    parser.add_argument("--instances", required=True, help="instances file (JSON Lines)")
+    parser.add_argument("--predictions", required=True, help="predictions file (JSON Lines)")
+    parser.add_argument("--out", required=True,
+                        help="folder for results.jsonl and summary.json; an existing one is "
+                             "continued where it stopped")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes, each with its own browser (default 1); with --ray, "
+                             "Ray actors")
+    options.add_ray_options(parser)
+    parser.add_argument("--report", action="store_true", help="also write report.html")
+    parser.add_argument("--skip-invalid", action="store_true",
+                        help="skip malformed lines (counted) instead of stopping")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from finestate_env.cli.tables import format_summary
+    from finestate_env.datasets.formats import read_instances, read_predictions
+    from finestate_env.replay.live_replay import pair_predictions, replay
+    from finestate_env.replay.report import MANIFEST, write_report
+
+    with inputs.reading():
+        instances = read_instances(args.instances, skip_invalid=args.skip_invalid)
+        predictions = read_predictions(args.predictions, skip_invalid=args.skip_invalid)
+    inputs.say_skipped(args.instances, instances.skipped)
+    inputs.say_skipped(args.predictions, predictions.skipped)
+    inputs.say_unknown_types(args.instances, instances.unknown_types)
+    inputs.check_pixel_sizes(instances.items, predictions, args.predictions)
+    jobs, unknown = pair_predictions(instances.items, predictions.items)
+    if unknown:
+        print(f"finestate: {len(unknown)} predictions name no instance of {args.instances} "
+              f"(first: {unknown[0]!r}); they are left out", file=sys.stderr)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / MANIFEST).write_text(json.dumps({
+        "instances": str(Path(args.instances).resolve()),
+        "predictions": str(Path(args.predictions).resolve())}, indent=2) + "\n")
+    started = time.perf_counter()
+    try:
+        records, summary = replay(jobs, out, workers=args.workers or 1, progress=not args.quiet,
+                                  ray=options.ray_spec(args))
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: results so far are in {out / 'results.jsonl'}; "
+              "run the same command again to continue", file=sys.stderr)
+        return 130
+    elapsed = time.perf_counter() - started
+    print(format_summary(summary))
+    outcomes = ", ".join(f"{k} {v}" for k, v in summary["outcomes"].items() if v)
+    print(f"{len(records)} predictions ({outcomes}) · this run {elapsed:.1f} s")
+    print(f"wrote {out / 'results.jsonl'} and {out / 'summary.json'}")
+    if args.report:
+        print(f"wrote {write_report(out)}")
+    return 0
