@@ -60,39 +60,39 @@ bench: EXTRA_PACKAGES := chromium-driver
 bench: install
 	# Beside MiniWoB++ in the same rounds: ours by default, then the RL path (84x84, flat
 	# action; terminal screenshot captured, then skipped), one env and make_vec of 4.
-	$(PY) -m finestate_env.cli.peer_bench --rounds 4 --episodes 40 --out bench-miniwob.json
+	$(PY) -m benchmarks.peer_bench --rounds 4 --episodes 40 --out bench-miniwob.json
 	# A short soak: memory over 1,500 episodes in one env (make soak runs the long ones). A
 	# failed check is reported by the summary at the end, after every other figure.
-	-$(PY) -m finestate_env.cli.soak --episodes 1500 --out bench-soak.json
+	-$(PY) -m benchmarks.soak --episodes 1500 --out bench-soak.json
 	# Envs of one process share a browser: memory and episodes/s at 1, 2, 4, 8 envs, make_vec's
 	# own vector env (envs stepped at the same time) beside sync (one after the other).
-	$(PY) -m finestate_env.cli.vector_bench --steps 40 --out bench-vector.json
-	$(PY) -m finestate_env.cli.vector_bench --env FineState-Mobile-v0 --steps 10 --out bench-vector-mobile.json
+	$(PY) -m benchmarks.vector_bench --steps 40 --out bench-vector.json
+	$(PY) -m benchmarks.vector_bench --env FineState-Mobile-v0 --steps 10 --out bench-vector-mobile.json
 	# Lone controls beside app pages: speed, and what locating the named control asks.
-	$(PY) -m finestate_env.cli.scene_bench --episodes 230 --out bench-scenes.json
+	$(PY) -m benchmarks.scene_bench --episodes 230 --out bench-scenes.json
 	# Per type: lone controls (with the box audit and replay), then pages, the default scene.
-	$(PY) -m finestate_env.cli.bench --scene control --episodes 40 --out bench.json
-	$(PY) -m finestate_env.cli.bench --scene page --episodes 20 --audit-density 0 --replay-instances 0 --out bench-page.json
-	$(PY) -m finestate_env.cli.bench --env FineState-Desktop-v0 --scene control --episodes 40 --out bench-desktop.json
-	$(PY) -m finestate_env.cli.bench --env FineState-Mobile-v0 --scene control --episodes 20 --out bench-mobile.json
+	$(PY) -m benchmarks.bench --scene control --episodes 40 --out bench.json
+	$(PY) -m benchmarks.bench --scene page --episodes 20 --audit-density 0 --replay-instances 0 --out bench-page.json
+	$(PY) -m benchmarks.bench --env FineState-Desktop-v0 --scene control --episodes 40 --out bench-desktop.json
+	$(PY) -m benchmarks.bench --env FineState-Mobile-v0 --scene control --episodes 20 --out bench-mobile.json
 	# The adb backend against the stand-in device: the host side's cost, not a real phone's.
 	# Its screen is 360x760 CSS px, short of a phone page's 800: lone controls.
-	$(PY) tests/support/adb_standin.py -- $(PY) -m finestate_env.cli.bench --env FineState-Mobile-v0 \
+	$(PY) tests/support/adb_standin.py -- $(PY) -m benchmarks.bench --env FineState-Mobile-v0 \
 	  --backend adb --backend-options '{"serial": "{serial}", "adb_port": {adb_port}}' \
 	  --scene control --episodes 5 --component slider,switch,date_picker,drag_reorder --audit-density 2 \
 	  --replay-instances 0 --out bench-adb.json
 	# And a phone page (the default scene) on a taller stand-in, whose browser shows 840 CSS px.
-	$(PY) tests/support/adb_standin.py --tall -- $(PY) -m finestate_env.cli.bench \
+	$(PY) tests/support/adb_standin.py --tall -- $(PY) -m benchmarks.bench \
 	  --env FineState-Mobile-v0 --viewport 1080x2640 --backend adb \
 	  --backend-options '{"serial": "{serial}", "adb_port": {adb_port}}' --scene page \
 	  --episodes 5 --component slider,switch,date_picker,drag_reorder --audit-density 0 \
 	  --replay-instances 0 --out bench-adb-page.json
 	# The learning result: SB3 DQN on curriculum levels 0 and 1, success on 200 held-out seeds
 	# before and after (and a random tap), a plot beside each JSON. About 19 min in all.
-	$(PY) -m finestate_env.cli.learn_bench --level 0 --budget-minutes 9 --out bench-learn-level0.json
-	$(PY) -m finestate_env.cli.learn_bench --level 1 --budget-minutes 8 --out bench-learn-level1.json
+	$(PY) -m benchmarks.learn_bench --level 0 --budget-minutes 9 --out bench-learn-level0.json
+	$(PY) -m benchmarks.learn_bench --level 1 --budget-minutes 8 --out bench-learn-level1.json
 	# Every figure beside its target, from the files above (bench-summary.json).
-	$(PY) -m finestate_env.cli.bench_summary
+	$(PY) -m benchmarks.bench_summary
 
 # The Android app (android/): built from source, then verified (apksigner, aapt, dexdump).
 # The same sources give the same bytes. About 15 s, 20 s the first time (dx's .deb).
@@ -110,12 +110,12 @@ android-device-test: install android
 # Memory over long runs: PSS at the end within 50 MiB of PSS after 500 episodes, no failed
 # episode, no process left (each run exits 1 otherwise). About 20 min for the web.
 soak: install
-	$(PY) -m finestate_env.cli.soak --episodes 10000 --out soak-web.json
-	$(PY) -m finestate_env.cli.soak --env FineState-Desktop-v0 --episodes 3000 --out soak-desktop.json
-	$(PY) -m finestate_env.cli.soak --env FineState-Mobile-v0 --episodes 3000 --out soak-mobile.json
+	$(PY) -m benchmarks.soak --episodes 10000 --out soak-web.json
+	$(PY) -m benchmarks.soak --env FineState-Desktop-v0 --episodes 3000 --out soak-desktop.json
+	$(PY) -m benchmarks.soak --env FineState-Mobile-v0 --episodes 3000 --out soak-mobile.json
 
 lint: install
-	$(VENV)/bin/ruff check finestate_env tests examples
+	$(VENV)/bin/ruff check finestate_env benchmarks tests examples
 
 install: system $(STAMP)
 

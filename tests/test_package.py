@@ -100,8 +100,13 @@ def test_the_wheel_holds_one_import_root_and_no_pth(tmp_path):
     # The component types, their web and Qt renderers and the report template are inside.
     for needed in ("finestate_env/components/slider.py", "finestate_env/components/web/slider.js",
                    "finestate_env/components/web/stage.html", "finestate_env/components/qt/app.py",
-                   "finestate_env/replay/templates/report.html.j2"):
+                   "finestate_env/replay/templates/report.html.j2",
+                   "finestate_env/cli/commands/run.py"):
         assert needed in names
+    # make bench's and make soak's tools stay in the checkout (benchmarks/), under no name.
+    tools = {path.stem for path in (ROOT / "benchmarks").glob("*.py")} - {"__init__"}
+    assert {"bench", "peer_bench", "soak"} <= tools
+    assert not [name for name in names if Path(name).stem in tools]
     entry_points = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "gymnasium.envs" not in entry_points  # dead on gymnasium >= 1.0

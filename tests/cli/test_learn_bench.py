@@ -7,14 +7,17 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parents[2]  # make bench runs the tool from the repository's root
 
 
 def test_the_learning_bench_trains_evaluates_and_writes_json_and_plot(tmp_path):
     out = tmp_path / "bench-learn-level0.json"  # the name make bench gives it
     result = subprocess.run(
-        [sys.executable, "-m", "finestate_env.cli.learn_bench", "--component", "switch",
+        [sys.executable, "-m", "benchmarks.learn_bench", "--component", "switch",
          "--steps", "48", "--learning-starts", "16", "--eval-seeds", "6", "--out", str(out)],
-        capture_output=True, text=True, timeout=240)
+        capture_output=True, text=True, timeout=240, cwd=ROOT)
     assert result.returncode == 0, result.stderr[-3000:]
     figures = json.loads(out.read_text())
     assert figures["steps"] == 48 and figures["level"] == 0
@@ -25,7 +28,7 @@ def test_the_learning_bench_trains_evaluates_and_writes_json_and_plot(tmp_path):
     assert out.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "success on 6 held-out seeds" in result.stdout
 
-    from finestate_env.cli.bench_summary import main as summary
+    from benchmarks.bench_summary import main as summary
 
     assert summary(["--dir", str(tmp_path)]) == 0
     rows = {row["figure"]: row for row in

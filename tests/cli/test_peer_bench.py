@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from finestate_env.cli.peer_bench import WORKER
-from finestate_env.cli.peer_worker import tree_cpu_ms
+from benchmarks.peer_bench import WORKER
+from benchmarks.peer_worker import tree_cpu_ms
 
 
 def test_the_worker_times_real_episodes_of_ours():
@@ -54,7 +54,7 @@ def test_tree_cpu_counts_children():
 
 
 def test_scene_bench_sets_lone_controls_beside_pages(tmp_path):
-    from finestate_env.cli.scene_bench import main
+    from benchmarks.scene_bench import main
 
     out = tmp_path / "scenes.json"
     assert main(["--env", "FineState-Web-v0", "--episodes", "6", "--out", str(out)]) == 0
@@ -70,7 +70,7 @@ def test_scene_bench_sets_lone_controls_beside_pages(tmp_path):
 
 
 def test_vector_bench_runs_the_oracle_on_shared_browser_envs(tmp_path):
-    from finestate_env.cli.vector_bench import main
+    from benchmarks.vector_bench import main
 
     out = tmp_path / "vector.json"
     assert main(["--envs", "1,2", "--steps", "3", "--out", str(out)]) == 0
@@ -83,9 +83,9 @@ def test_vector_bench_runs_the_oracle_on_shared_browser_envs(tmp_path):
 
 
 def test_the_summary_sets_each_figure_beside_its_target(tmp_path):
-    from finestate_env.cli.bench import main as bench
-    from finestate_env.cli.bench_summary import main as summary
-    from finestate_env.cli.vector_bench import main as vector_bench
+    from benchmarks.bench import main as bench
+    from benchmarks.bench_summary import main as summary
+    from benchmarks.vector_bench import main as vector_bench
 
     assert vector_bench(["--envs", "1,2", "--steps", "2", "--out",
                          str(tmp_path / "bench-vector.json")]) == 0
@@ -114,9 +114,9 @@ def test_the_rl_path_runs_in_the_same_rounds_and_reaches_the_summary(tmp_path):
     # One short round of the default path and the RL path, one env and make_vec (MiniWoB++,
     # which needs its own venv, left out): the RL options take, the flat oracle still
     # succeeds, and the ratio and the summary's RL figure (against its 2x target) come out.
-    from finestate_env.cli.bench_summary import main as summary
-    from finestate_env.cli.peer_bench import SIDES
-    from finestate_env.cli.peer_bench import main as peer_bench
+    from benchmarks.bench_summary import main as summary
+    from benchmarks.peer_bench import SIDES
+    from benchmarks.peer_bench import main as peer_bench
 
     sides = ["finestate", "rl", "rl-vector"]
     out = tmp_path / "bench-miniwob.json"
@@ -150,7 +150,7 @@ def test_the_rl_path_runs_in_the_same_rounds_and_reaches_the_summary(tmp_path):
 def test_the_oracles_flat_action_is_its_points_over_the_screen():
     import numpy as np
 
-    from finestate_env.cli.peer_worker import oracle_action
+    from benchmarks.peer_worker import oracle_action
     from finestate_env.core.actions import parse_flat_action
 
     one = {"now": np.array([10.0, 20.0, 30.0, 40.0]), "goal": np.array([600.0, 300, 680, 420])}

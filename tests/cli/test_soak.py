@@ -7,13 +7,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import gymnasium as gym
 import pytest
 
+from benchmarks import soak
 from finestate_env import decode_state
 from finestate_env.agents.scripted import OracleAgent
-from finestate_env.cli import soak
+
+ROOT = Path(__file__).parents[2]  # make soak runs the tool from the repository's root
 
 
 @pytest.fixture(scope="module")
@@ -59,9 +62,9 @@ def test_the_soak_writes_its_samples_and_checks(tmp_path):
     # In a process of its own, as make soak runs it: the processes it counts as left
     # behind are its own env's (this module's env shares its browser).
     out = tmp_path / "soak.json"
-    result = subprocess.run([sys.executable, "-m", "finestate_env.cli.soak", "--episodes", "4",
+    result = subprocess.run([sys.executable, "-m", "benchmarks.soak", "--episodes", "4",
                              "--every", "2", "--settle", "2", "--out", str(out)],
-                            capture_output=True, text=True, timeout=120)
+                            capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     report = json.loads(out.read_text())
     assert [s["episode"] for s in report["samples"]] == [2, 4]

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
+from benchmarks.vector_bench import oracle_actions
 from finestate_env.agents.scripted import OracleAgent
 from finestate_env.backends.processes import alive, descendants
-from finestate_env.cli.vector_bench import oracle_actions
 from finestate_env.env.vector import ConcurrentVectorEnv
 
 # A screen no other test asks for: these envs' browser is theirs alone (chromium.BROWSERS).

@@ -19,8 +19,8 @@ import statistics
 import gymnasium as gym
 
 import finestate_env  # noqa: F401 (registers the ids)
+from benchmarks.peer_worker import tree_cpu_ms
 from finestate_env.agents.scripted import OracleAgent
-from finestate_env.cli.peer_worker import tree_cpu_ms
 from finestate_env.components import COMPONENTS
 
 SCENES = ("control", "page")

@@ -39,8 +39,8 @@ import pyspng
 from websockets.sync.client import connect
 
 import finestate_env  # noqa: F401 (registers the ids)
+from benchmarks.peer_worker import tree_cpu_ms
 from finestate_env.agents.scripted import OracleAgent
-from finestate_env.cli.peer_worker import tree_cpu_ms
 from finestate_env.components import COMPONENTS
 
 WIDTH, HEIGHT = 1280, 720

@@ -36,9 +36,9 @@ import gymnasium as gym
 import numpy as np
 
 import finestate_env  # noqa: F401 (registers the ids)
+from benchmarks.peer_worker import tree_cpu_ms
 from finestate_env.agents.scripted import OracleAgent
 from finestate_env.backends import chromium, web
-from finestate_env.cli.peer_worker import tree_cpu_ms
 from finestate_env.components import COMPONENTS
 
 SCREEN = (1600, 1100)  # one 1280x720 page below Chromium's toolbar

@@ -13,8 +13,8 @@ only the env's own processes map, does not move with them: it is sampled beside 
 and so is PSS by process (the env's Python, Playwright's driver, each kind of Chromium
 process, the X server and the Qt app), to tell which one moved.
 
-    python -m finestate_env.cli.soak --episodes 10000                 # the web
-    python -m finestate_env.cli.soak --env FineState-Desktop-v0 --episodes 3000
+    python -m benchmarks.soak --episodes 10000                 # the web
+    python -m benchmarks.soak --env FineState-Desktop-v0 --episodes 3000
 """
 
 from __future__ import annotations

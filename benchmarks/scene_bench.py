@@ -11,7 +11,7 @@ every arm meets the same types):
   screen, so it scores 1 on a lone control and only by chance on a page. This is what
   a page adds: locating the control the instruction names, not the only one shown.
 
-    python -m finestate_env.cli.scene_bench --env FineState-Web-v0 --episodes 230
+    python -m benchmarks.scene_bench --env FineState-Web-v0 --episodes 230
 """
 
 from __future__ import annotations

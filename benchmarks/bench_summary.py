@@ -5,7 +5,7 @@ prints one line per figure (what, target, measured, met or not) and writes them 
 bench-summary.json with the machine's CPU count and load. A missing file leaves its
 figures out and says so; nothing is re-measured here.
 
-    python -m finestate_env.cli.bench_summary [--dir .]
+    python -m benchmarks.bench_summary [--dir .]
 """
 
 from __future__ import annotations

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import gymnasium as gym
 
+from benchmarks.peer_worker import tree_cpu_ms
 from finestate_env import components
 from finestate_env.agents.scripted import OracleAgent
 from finestate_env.backends.processes import descendants, memory_kib
-from finestate_env.cli.peer_worker import tree_cpu_ms
 from finestate_env.components import scenes
 from finestate_env.replay.audit import DENSITY, audit_instance
 

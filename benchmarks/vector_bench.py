@@ -9,7 +9,7 @@ page, what each env beyond the first costs, and episodes of the oracle per secon
 autoreset SAME_STEP, every vector step finishes an episode in each env and starts the
 next).
 
-    python -m finestate_env.cli.vector_bench --env FineState-Web-v0 --steps 40
+    python -m benchmarks.vector_bench --env FineState-Web-v0 --steps 40
 """
 
 from __future__ import annotations
