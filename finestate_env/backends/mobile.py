@@ -81,7 +81,7 @@ class MobileBackend(WebBackend):
                 "is_mobile": True, "has_touch": True}
 
     def _page_ready(self) -> None:
-        self._page.evaluate("scale => FineState.setFrame(scale)", self.device_scale_factor)
+        self._cdp.call("scale => FineState.setFrame(scale)", self.device_scale_factor)
 
     def screenshot(self) -> np.ndarray:
         image = super().screenshot()
@@ -137,7 +137,7 @@ class MobileBackend(WebBackend):
 
     def __repr__(self) -> str:
         return (f"MobileBackend(viewport={self.viewport!r}, css={self._layout!r}, "
-                f"scale={self.device_scale_factor:g}, running={self._page is not None})")
+                f"scale={self.device_scale_factor:g}, running={self._cdp is not None})")
 
 
 def _touch(kind: str, timestamp: float,

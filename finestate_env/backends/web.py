@@ -1,37 +1,32 @@
-"""The web backend: real HTML controls in headless Chromium, driven by Playwright.
+"""The web backend: real HTML controls in headless Chromium, driven over DevTools.
 
 Every backend of a process that asks for the same launch shares one browser
 (`chromium.SharedBrowser`), each with a page, and so a renderer process, of its
-own; `shared_browser=False` gives a backend a browser of its own. Every render
-happens inside the backend's page (`FineState.render`), which resolves once the
-control is laid out and its fonts are loaded: no fixed sleeps. The page is served
-from the project's own files under a host that cannot resolve, and every other
+own; `shared_browser=False` gives a backend a browser of its own. The browser is
+driven over a DevTools pipe and listens on no port (cdp.py); each backend talks to
+its page over a session of its own on that pipe, from whichever thread steps it.
+Every render happens inside the backend's page (`FineState.render`), which resolves
+once the control is laid out and its fonts are loaded: no fixed sleeps. The page is
+served from the project's own files under a host that cannot resolve, and every other
 request is aborted (and recorded in `blocked_requests`).
 """
 
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyspng
-from playwright.sync_api import Error as PlaywrightError
 
 from finestate_env import components
 from finestate_env.backends.base import Backend, BackendCrashed, Measured, Rendered
 from finestate_env.backends.cdp import CdpChannel, CdpConnectionLost, CdpError
-from finestate_env.backends.chromium import (
-    BROWSERS,
-    DRIVER,
-    LAUNCH_ARGS,
-    SharedBrowser,
-    find_chromium,
-)
+from finestate_env.backends.chromium import BROWSERS, LAUNCH_ARGS, SharedBrowser, find_chromium
 from finestate_env.core.schema import Boxes, Gesture, LiveSpec
 
 WEB_ROOT = Path(components.__file__).parent / "web"
@@ -58,7 +53,7 @@ def stage_html() -> str:
 class WebBackend(Backend):
     platform = "web"
     # Envs stepped from threads (env/vector.py): each backend talks to its own page over a
-    # DevTools connection of its own, and hands its Playwright calls to the owner thread.
+    # DevTools session of its own, from any thread (cdp.py).
     concurrent_steps = True
 
     def __init__(self, viewport: tuple[int, int] = (1280, 720), headless: bool = True,
@@ -76,22 +71,18 @@ class WebBackend(Backend):
         self.shared_browser = bool(shared_browser)
         self.blocked_requests: list[str] = []
         self._browser: SharedBrowser | None = None
-        self._page = None
-        self._cdp: CdpChannel | None = None
-        self._crashed: str | None = None
+        self._cdp: CdpChannel | None = None  # the page's DevTools session
         self._pointer_moved = False
 
     # -- lifecycle ---------------------------------------------------------
     def start(self) -> None:
-        if self._page is None:
-            DRIVER.call(self._start)  # Playwright's, so its owner thread's (chromium._Driver)
-
-    def _start(self) -> None:
-        self._crashed = None
-        launch = {"executable_path": self.chromium or find_chromium(self.headless),
+        if self._cdp is not None:
+            return
+        launch = {"executable": self.chromium or find_chromium(self.headless),
                   "headless": self.headless, "args": self._launch_args(),
-                  "service_workers": "block", **self._context_options()}
-        self._browser = BROWSERS.acquire(launch, private=not self.shared_browser)
+                  "page": self._context_options()}
+        self._browser = BROWSERS.acquire(launch, private=not self.shared_browser,
+                                         timeout_s=self.timeout_ms / 1000)
         try:
             self._open_page()
         except BaseException:
@@ -99,12 +90,16 @@ class WebBackend(Backend):
             raise
 
     def _open_page(self) -> None:
-        self._page = self._browser.new_page()
-        self._page.route("**/*", self._serve)
-        self._page.set_default_timeout(self.timeout_ms)
-        self._page.on("crash", lambda _: self._mark_crashed("page crashed"))
-        self._page.goto(f"{ORIGIN}/stage.html", wait_until="load")
-        self._cdp = self._open_cdp_channel()
+        page = self._browser.new_page()
+        try:
+            page.on("Fetch.requestPaused", lambda event: self._serve(page, event))
+            page.send("Fetch.enable", {"patterns": [{"urlPattern": "*",
+                                                     "requestStage": "Request"}]})
+            page.navigate(f"{ORIGIN}/stage.html")
+        except BaseException:
+            self._browser.close_page(page)
+            raise
+        self._cdp = page
         self._page_ready()
         self._renders = 0
 
@@ -115,32 +110,17 @@ class WebBackend(Backend):
         after 250 page episodes, 260 after 1,500) and is not given back; a new page
         starts from a new process. The browser and the other envs' pages stay.
         """
-        old_page, old_cdp = self._page, self._cdp
-        self._open_page()  # first: a context never drops to no page at all
-        old_cdp.close()
-        try:
-            old_page.close()
-        except PlaywrightError:  # already gone: the new page is what counts
-            pass
+        old = self._cdp
+        self._open_page()  # first: the browser never drops to no page at all
+        self._browser.close_page(old)
 
     def _launch_args(self) -> list[str]:
-        # Port 0: Chromium picks a free loopback port and writes it to the
-        # profile's DevToolsActivePort file (read by _open_cdp_channel).
-        return [*LAUNCH_ARGS, "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1"]
-
-    def _open_cdp_channel(self) -> CdpChannel:
-        """Our own DevTools connection to the page (cdp.py says why)."""
-        port = self._browser.devtools_port(self.timeout_ms / 1000)
-        session = self._page.context.new_cdp_session(self._page)
-        try:
-            target = session.send("Target.getTargetInfo")["targetInfo"]["targetId"]
-        finally:
-            session.detach()
-        return CdpChannel(f"ws://127.0.0.1:{port}/devtools/page/{target}",
-                          timeout=self.timeout_ms / 1000)
+        # No --remote-debugging-port: the browser is driven over a pipe (chromium.py).
+        return list(LAUNCH_ARGS)
 
     def _context_options(self) -> dict[str, Any]:
-        """Playwright's new_context options: what kind of screen the page is on."""
+        """What kind of screen the page is on (chromium.SharedBrowser's `page`, named as
+        Playwright's context options)."""
         return {"viewport": {"width": self.viewport[0], "height": self.viewport[1]},
                 "device_scale_factor": 1}
 
@@ -148,48 +128,46 @@ class WebBackend(Backend):
         """Called once the stage page has loaded, before the first render."""
 
     def close(self) -> None:
-        DRIVER.call(self._close)
-
-    def _close(self) -> None:
-        if self._cdp is not None:
-            self._cdp.close()
-        if self._page is not None and not self._dead():
-            try:
-                self._page.close()
-            except PlaywrightError:  # already dead: closing must still finish
-                pass
+        if self._cdp is not None and self._browser is not None:
+            self._browser.close_page(self._cdp)
         if self._browser is not None:
             BROWSERS.release(self._browser)  # the last user closes the browser
-        self._browser = self._page = self._cdp = None
-
-    def _mark_crashed(self, why: str) -> None:
-        self._crashed = why
+        self._browser = self._cdp = None
 
     def _dead(self) -> str | None:
         """Why this backend's page or its browser is dead, or None."""
-        return self._crashed or (self._browser.crashed if self._browser is not None else None)
+        if self._browser is not None and self._browser.crashed:
+            return self._browser.crashed
+        return self._cdp.lost if self._cdp is not None else None
 
-    def _serve(self, route) -> None:
-        url = route.request.url
-        if url.startswith(ORIGIN + "/"):
-            name = url[len(ORIGIN) + 1:].split("?")[0]
-            path = (WEB_ROOT / name).resolve()
-            if path.parent == WEB_ROOT.resolve() and path.is_file():
-                body = stage_html().encode() if name == "stage.html" else path.read_bytes()
-                content_type = _CONTENT_TYPES.get(path.suffix, "application/octet-stream")
-                route.fulfill(status=200, body=body, content_type=content_type)
-                return
-        self.blocked_requests.append(url)
-        route.abort("blockedbyclient")
+    def _serve(self, page: CdpChannel, event: dict) -> None:
+        """Answer a request of `page` (on the pipe's events thread: no waiting for replies)."""
+        request_id, url = event["params"]["requestId"], event["params"]["request"]["url"]
+        with suppress(CdpConnectionLost):  # a page closed meanwhile needs no answer
+            if url.startswith(ORIGIN + "/"):
+                name = url[len(ORIGIN) + 1:].split("?")[0]
+                path = (WEB_ROOT / name).resolve()
+                if path.parent == WEB_ROOT.resolve() and path.is_file():
+                    body = stage_html().encode() if name == "stage.html" else path.read_bytes()
+                    content_type = _CONTENT_TYPES.get(path.suffix, "application/octet-stream")
+                    page.notify("Fetch.fulfillRequest", {
+                        "requestId": request_id, "responseCode": 200, "responsePhrase": "OK",
+                        "responseHeaders": [{"name": "content-type", "value": content_type},
+                                            {"name": "content-length", "value": str(len(body))}],
+                        "body": base64.b64encode(body).decode()})
+                    return
+            self.blocked_requests.append(url)
+            page.notify("Fetch.failRequest", {"requestId": request_id,
+                                              "errorReason": "BlockedByClient"})
 
     def _call(self, what: str, fn):
-        """Run a call to the browser (Playwright or our DevTools connection),
-        turning a dead browser or page into BackendCrashed."""
-        if self._page is None:
+        """Run a call to the page over its DevTools session, turning a dead browser or
+        page into BackendCrashed."""
+        if self._cdp is None:
             self.start()
         try:
             return fn()
-        except (CdpConnectionLost, CdpError, PlaywrightError) as exc:
+        except (CdpConnectionLost, CdpError) as exc:
             why = self._death_in(exc)
             if why is None:
                 raise
@@ -197,55 +175,38 @@ class WebBackend(Backend):
             raise BackendCrashed(f"Chromium died during {what}: {why}") from exc
 
     def _death_in(self, exc: Exception) -> str | None:
-        """Why the browser or the page is dead, if `exc` comes from that; else None.
-
-        Playwright's crash and close events may not have been dispatched yet
-        when a call fails, so the error itself counts too.
-        """
+        """Why the browser or the page is dead, if `exc` comes from that; else None."""
         if self._dead():
             return self._dead()
         if isinstance(exc, CdpConnectionLost):
             return str(exc)
-        if isinstance(exc, CdpError):
-            # A page whose renderer died answers our connection with a bare "Internal error".
-            return None if self._page_alive() else "page crashed"
-        message = str(exc)
-        if (self._browser is None or "Target crashed" in message
-                or "has been closed" in message):
-            return message.splitlines()[0]
-        return None
+        # A page whose renderer died may answer with a bare "Internal error" before
+        # Chromium's crash event arrives.
+        return None if self._page_alive() else "page crashed"
 
     def _page_alive(self) -> bool:
         try:
-            DRIVER.call(lambda: self._page.evaluate("1"))
+            self._cdp.evaluate("1")
             return True
-        except PlaywrightError:
+        except (CdpConnectionLost, CdpError):
             return False
 
     def ensure_alive(self) -> None:
         """Restart the browser if it died since the last call."""
-        if self._page is not None and self._dead():
+        if self._cdp is not None and self._dead():
             self.close()
         self.start()
-
-    @staticmethod
-    def serve_until(futures: Sequence[Future]) -> None:
-        """Wait for envs stepped from threads, running the Playwright calls they hand to
-        this thread meanwhile (Playwright's sync API is its owner thread's)."""
-        DRIVER.serve_until(futures)
 
     # -- the interface -----------------------------------------------------
     def _before_render(self) -> None:
         self.ensure_alive()
         self._renders += 1
         if self.renew_every and self._renders > self.renew_every:
-            self._call("page renewal", lambda: DRIVER.call(self._renew_page))
+            self._call("page renewal", self._renew_page)
             self._renders = 1
 
     def render(self, spec: LiveSpec) -> Rendered:
-        # Over our own connection (cdp.py): the stage page loaded every asset at start, so
-        # a render needs no request, and none waits for Playwright's route handler (run
-        # only while the owner thread is inside a Playwright call).
+        # The stage page loaded every asset at start: a render needs no request.
         self._before_render()
         self._park_pointer()
         result = self._call("render", lambda: self._cdp.call(
@@ -295,7 +256,7 @@ class WebBackend(Backend):
         try:
             yield
         finally:
-            if self._page is not None:
+            if self._cdp is not None:
                 self._call("probe clean-up", lambda: self._cdp.evaluate("FineState.stopProbing()"))
 
     def screenshot(self) -> np.ndarray:
@@ -368,11 +329,26 @@ class WebBackend(Backend):
         return state, distractors
 
     def evaluate(self, script: str, arg: Any = None) -> Any:
-        """Run page script (for tests and tools; the env never uses it to set state)."""
-        return self._call("evaluate", lambda: DRIVER.call(lambda: self._page.evaluate(script, arg)))
+        """Run page script (for tests and tools; the env never uses it to set state).
+
+        As Playwright's page.evaluate: `script` is an expression, whose value is returned,
+        or a function, called with `arg` (JSON values); a promise is awaited."""
+        return self._call("evaluate", lambda: self._cdp.evaluate(_EVALUATE.format(
+            source=json.dumps(script), arg=json.dumps(arg))))
 
     def __repr__(self) -> str:
-        return f"WebBackend(viewport={self.viewport!r}, running={self._page is not None})"
+        return f"WebBackend(viewport={self.viewport!r}, running={self._cdp is not None})"
+
+
+# WebBackend.evaluate's page script: a source that parses in parentheses is an
+# expression (a function among them), else statements (Playwright's rule).
+_EVALUATE = """(async () => {{
+  const source = {source};
+  let wrapped = true;
+  try {{ new Function("(" + source + ")"); }} catch (e) {{ wrapped = false; }}
+  const value = (0, eval)(wrapped ? "(" + source + ")" : source);
+  return typeof value === "function" ? await value({arg}) : await value;
+}})()"""
 
 
 def _mouse(kind: str, point: tuple[float, float], buttons: int = 0,

@@ -74,18 +74,18 @@ def test_the_sweep_spares_living_owners_and_old_names(tmp_path):
         mine.rmdir()
 
 
-def test_a_killed_browser_or_driver_leaves_no_noise_and_no_process():
+def test_a_killed_browser_leaves_no_noise_and_no_process():
     code = textwrap.dedent("""
         import os, signal, time, gymnasium as gym, numpy as np, finestate_env
         from finestate_env.backends.processes import descendants
         env = gym.make("FineState-Web-v0", component="switch")
         env.reset(seed=0)
-        for pid in descendants(os.getpid()):  # the browser and Playwright's driver
+        for pid in descendants(os.getpid()):  # the browser and its children
             os.kill(pid, signal.SIGKILL)
         time.sleep(0.3)
         point = np.array([10, 10], np.float32)
         print(env.step({"p0": point, "p1": point})[4]["action_error"] is not None)
-        env.reset(seed=1)  # a new driver and browser
+        env.reset(seed=1)  # a new browser
         env.close()
         import gc; gc.collect()
         print(sorted(descendants(os.getpid())))
@@ -111,11 +111,11 @@ def test_close_after_a_crash_leaves_no_process():
     assert alive(started) == set()
 
 
-def test_a_killed_owner_takes_its_browser_along_even_when_a_fork_holds_the_driver_pipe():
+def test_a_killed_owner_takes_its_browser_along_even_when_a_fork_inherited_its_pipe():
     # The env's process forks after its browser started (an AsyncVectorEnv or a DataLoader
-    # worker would): the child holds Node's stdin open, so Node never reads EOF. Killed
-    # outright, the owner still takes Node and Chromium along: Node has a parent-death
-    # signal (backends/parent_death.py), and Chromium exits when its pipe to Node closes.
+    # worker would): a child that kept the DevTools pipe open would keep Chromium from
+    # reading EOF. The child drops its copies at the fork (backends/cdp.py), so the owner,
+    # killed outright, still takes Chromium along: it exits when its pipe closes.
     code = textwrap.dedent("""
         import os, sys, gymnasium as gym, finestate_env
         env = gym.make("FineState-Web-v0", component="switch", scene="control")
@@ -138,7 +138,7 @@ def test_a_killed_owner_takes_its_browser_along_even_when_a_fork_holds_the_drive
         assert victim.stdout.readline().strip() == b"ready"
         tree = descendants(victim.pid)
         browser = {pid: start_time(pid) for pid in tree if process_kind(pid) != "python"}
-        assert {process_kind(pid) for pid in browser} >= {"node", "browser", "renderer"}
+        assert {process_kind(pid) for pid in browser} >= {"browser", "renderer"}
         assert len(tree) == len(browser) + 1  # and the forked child
         os.kill(victim.pid, signal.SIGKILL)
         victim.wait()

@@ -63,7 +63,7 @@ def test_a_dead_shared_browser_is_reported_by_each_env_and_each_recovers():
             obs, info = env.reset(seed=0, options={"component": "slider"})
             started.append((obs, info))
         browser = envs[0].backend._browser
-        for pid in descendants(os.getpid()) - before:  # its browser, renderers and driver
+        for pid in descendants(os.getpid()) - before:  # its browser and renderers
             if b"chrom" in open(f"/proc/{pid}/cmdline", "rb").read():
                 os.kill(pid, signal.SIGKILL)
         for env, (obs, info) in zip(envs, started, strict=True):

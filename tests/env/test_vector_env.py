@@ -150,9 +150,8 @@ def test_a_killed_browser_is_each_envs_action_error_and_the_next_reset_recovers(
     assert alive(descendants(os.getpid()) - before) == set()
 
 
-def test_pages_renewed_from_the_envs_threads_are_opened_on_the_calling_thread():
-    # Every render on a fresh page: each renewal is a Playwright call made from an env's
-    # thread, which the vector env runs on its own thread (chromium._Driver.call).
+def test_pages_renewed_from_the_envs_threads():
+    # Every render on a fresh page: each renewal opens a page from an env's thread.
     vec = _make(2, autoreset_mode=AutoresetMode.SAME_STEP,
                 backend_options={"renew_every": 1})
     try:

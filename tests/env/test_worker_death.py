@@ -52,12 +52,12 @@ def test_close_after_a_worker_is_killed_returns_and_leaves_no_process(kind):
         started = _snapshot(descendants(mine) - before)
         worker_0_tree = _snapshot(descendants(workers[0]) | {workers[0]})
         kinds = {process_kind(pid) for pid in started}
-        # Each worker: a python, Playwright's node, Chromium's browser and its children.
-        assert {"python", "node", "browser", "renderer"} <= kinds, kinds
+        # Each worker: a python, Chromium's browser and its children.
+        assert {"python", "browser", "renderer"} <= kinds, kinds
         assert len(worker_0_tree) >= 4
 
         os.kill(workers[0], signal.SIGKILL)
-        # The dead worker's driver and browser die with it, the other worker lives on.
+        # The dead worker's browser dies with it, the other worker lives on.
         assert _wait_until_gone(worker_0_tree, 3.0) == []
         assert vec.unwrapped.processes[1].is_alive()
 
