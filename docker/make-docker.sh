@@ -106,8 +106,12 @@ if [ -n "$WHEELS" ]; then
 fi
 if [ -n "${PIP_CERT:-}" ] && [ -f "$PIP_CERT" ]; then set -- "$@" "$PIP_CERT=docker/certs/pip.pem"; fi
 say "building $IMAGE (added to the context: ${*:-nothing})"
+OLD_ID=$(docker image inspect -f '{{.Id}}' "$IMAGE" 2>/dev/null || true)
 python3 docker/context.py "$@" \
   | docker build --force-rm --network host --build-arg BASE="$BASE" -f docker/Dockerfile -t "$IMAGE" -
+# The image this build replaced, now untagged: its layers go (not any other dangling image).
+NEW_ID=$(docker image inspect -f '{{.Id}}' "$IMAGE")
+if [ -n "$OLD_ID" ] && [ "$OLD_ID" != "$NEW_ID" ]; then docker rmi "$OLD_ID" >/dev/null 2>&1 || true; fi
 T2=$(stamp)
 
 # 4. The tests.
