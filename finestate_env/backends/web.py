@@ -267,8 +267,9 @@ class WebBackend(Backend):
         observation: Chromium lays the page out as ever but rasterises and encodes it at
         that scale (captureScreenshot's clip.scale), which costs the browser ~10 ms of CPU
         less than a full screenshot of a freshly rendered page (measured at 1280x720 to
-        299x168). Not the full screenshot's pixels downsampled, but as deterministic: the
-        same page gives the same pixels."""
+        299x168). Not the full screenshot's pixels downsampled. A lone control gives the
+        same pixels every time; an app page does not always (a few grey levels around its
+        icons), so the env asks for lone controls only."""
         # The clip is in CSS px; Chromium multiplies its scale by the device scale factor.
         width, height = self.layout_viewport
         return self._capture({"clip": {"x": 0, "y": 0, "width": width, "height": height,

@@ -10,7 +10,11 @@ the control, its boxes, the actions' frame and `render()` stay the screenshot's.
   screenshot's width (three lines at width / 40 px) and holds the whole instruction at
   every default screen size; an instruction too long for it ends in "...".
 - `obs_type="screenshot"` is the screenshot alone.
-- `obs_size` resizes the whole image (strip included) with bilinear filtering.
+- `obs_size` resizes the whole image (strip included) with bilinear filtering. An
+  obs_size of at most a quarter of the screen's per side gives `capture_scale`, at which
+  the env asks the backend for a lone control's screen (the web's `screenshot_scaled`:
+  drawn at OVERSAMPLE times the observation's scale, not at full size): cheaper, a little
+  other pixels (within a grey level on average), as deterministic.
 - `obs_dtype="float32"` divides by 255.
 - `obs_type="dict_bytes"` gives the instruction as its UTF-8 bytes, zero-padded.
 
@@ -35,6 +39,9 @@ from finestate_env.env.spaces import (
 
 FONT_PATH = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 STRIP_LINES = 3
+# A scaled capture (capture_scale) keeps this many screen pixels per observation pixel,
+# per side, so that the bilinear resize still averages them as it does a full screenshot.
+OVERSAMPLE = 2
 
 
 class ObservationMaker:
@@ -49,17 +56,21 @@ class ObservationMaker:
                              if obs_type == "image" else 0)
         shown = obs_size or (width, height + self.strip_height)
         self.space = observation_space((shown[1], shown[0], 3), obs_type, obs_dtype)
-        # The fraction of the screen's size to capture the screen at for this observation
-        # (the backend's screenshot_scaled), or None: at full size. Always None: drawn at a
-        # small scale (captureScreenshot's clip.scale, 2x an 84x84 observation's), app pages
-        # came out differently for the same seed (11 of 60 resets, a few grey levels around
-        # their icons), lone controls did not (0 of 80), and a seed must give its pixels.
+        self.width = width
+        # The fraction of the screen's size a screenshot needs for this observation, or None
+        # for the full size; the observation takes a screenshot of either size.
         self.capture_scale: float | None = None
+        if obs_size is not None:
+            scale = OVERSAMPLE * max(obs_size[0] / width,
+                                     obs_size[1] / (height + self.strip_height))
+            self.capture_scale = scale if scale <= 0.5 else None
 
     def __call__(self, screenshot: np.ndarray, instruction: str):
         if self.obs_type == "image":
-            return self._image(np.concatenate([self._strip(instruction, screenshot.shape[1]),
-                                               screenshot]))
+            strip = self._strip(instruction, self.width)
+            if screenshot.shape[1] != self.width:  # a scaled capture: the strip scaled too
+                strip = _scaled(strip, screenshot.shape[1])
+            return self._image(np.concatenate([strip, screenshot]))
         image = self._image(screenshot)
         if self.obs_type == "screenshot":
             return image
@@ -110,6 +121,13 @@ def _draw_strip(instruction: str, width: int, height: int, font_px: int) -> np.n
     strip = np.asarray(image)
     strip.setflags(write=False)  # cached: shared by every observation with this text
     return strip
+
+
+def _scaled(strip: np.ndarray, width: int) -> np.ndarray:
+    """The strip resized to `width` px wide, its height in proportion."""
+    height = max(1, round(strip.shape[0] * width / strip.shape[1]))
+    return np.asarray(Image.fromarray(strip).resize((width, height),
+                                                    Image.Resampling.BILINEAR))
 
 
 @functools.lru_cache(maxsize=8)

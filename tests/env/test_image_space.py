@@ -1,7 +1,8 @@
 """The screenshot's Box holds no image-sized arrays: one value per bound, seen whole
 through broadcast views, in every env and in a vector env's batched space. It is what
 Gymnasium's own Box of the same bounds is to everything that reads it. And a small image
-observation is the full screenshot resized, the same for a seed."""
+observation of a lone control is built from a screenshot captured at its own scale, an app
+page's from the full screenshot; render() stays full, a seed gives its pixels."""
 
 from __future__ import annotations
 
@@ -80,20 +81,73 @@ def test_the_envs_and_their_vector_env_keep_no_image_sized_bounds():
         envs.close()
 
 
-def test_a_small_observation_is_the_full_screenshot_resized_the_same_for_a_seed():
-    # On app pages, where a screen drawn at a small scale came out differently for the
-    # same seed: the RL path's observation is the full screenshot, resized, every time.
+def test_a_small_observation_asks_for_a_scaled_capture_and_takes_either_size():
+    from finestate_env.env.observation import OVERSAMPLE, ObservationMaker
+
+    # Full size unless the observation is at most a quarter of the screen's per side.
+    assert ObservationMaker((1280, 720), "screenshot").capture_scale is None
+    assert ObservationMaker((1280, 720), "screenshot", (640, 360)).capture_scale is None
+    small = ObservationMaker((1280, 720), "screenshot", (84, 84))
+    assert small.capture_scale == OVERSAMPLE * 84 / 720
+    image = ObservationMaker((1280, 720), "image", (84, 84))
+    assert image.capture_scale == OVERSAMPLE * 84 / (720 + image.strip_height)
+    # The instruction's strip follows a scaled screenshot's width.
+    rng = np.random.default_rng(0)
+    full = rng.integers(0, 256, (720, 1280, 3), np.uint8)
+    for maker in (small, image):
+        for shot in (full, full[::4, ::4]):
+            obs = maker(shot, "Set the volume to 30")
+            assert obs.shape == (84, 84, 3) and obs.dtype == np.uint8
+
+
+def _oracle(info):
+    now, goal = info["boxes"]["current"]["now"], info["boxes"]["current"]["goal"]
+    return {"p0": np.array([(now[0] + now[2]) / 2, (now[1] + now[3]) / 2], np.float32),
+            "p1": np.array([(goal[0] + goal[2]) / 2, (goal[1] + goal[3]) / 2], np.float32)}
+
+
+def test_a_lone_controls_scaled_capture_is_deterministic_close_and_render_stays_full():
     from finestate_env.env.observation import ObservationMaker
 
-    assert ObservationMaker((1280, 720), "screenshot", (84, 84)).capture_scale is None
+    kwargs = {"component": "slider", "scene": "control", "obs_type": "screenshot",
+              "obs_size": (84, 84), "render_mode": "rgb_array"}
+    env = gym.make("FineState-Web-v0", **kwargs).unwrapped
+    other = gym.make("FineState-Web-v0", **kwargs, terminal_obs="skip").unwrapped
+    try:
+        obs, info = env.reset(seed=2)
+        assert env._screenshot.shape == (168, 299, 3)  # 2 x 84 rows of the 720
+        full = env.render()
+        assert full.shape == SHAPE
+        # As the full screenshot resized gives, within a grey level on average.
+        resized = ObservationMaker((1280, 720), "screenshot", (84, 84))._image(full)
+        assert np.abs(obs.astype(int) - resized.astype(int)).mean() < 1.0
+        # The same seed, another env (another page): the same pixels.
+        again, _ = other.reset(seed=2)
+        assert np.array_equal(again, obs)
+        shown, reward, *_ = env.step(_oracle(info))
+        assert reward == 1.0 and env._screenshot.shape == (168, 299, 3)
+        assert not np.array_equal(shown, obs) and env.render().shape == SHAPE
+        skipped, reward, *_ = other.step(_oracle(info))
+        assert reward == 1.0 and np.array_equal(skipped, obs)  # the terminal shot skipped
+        assert np.array_equal(other.render(), env.render())
+    finally:
+        env.close()
+        other.close()
+
+
+def test_an_app_pages_small_observation_is_the_full_screenshot_resized_seed_for_seed():
+    # Drawn at a small scale, a page came out differently for the same seed (around its
+    # icons): its RL observation is the full screenshot, resized, every time.
+    from finestate_env.env.observation import ObservationMaker
+
     env = gym.make("FineState-Web-v0", component=["slider", "switch"], scene="page",
                    obs_type="screenshot", obs_size=(84, 84), render_mode="rgb_array").unwrapped
     try:
         resize = ObservationMaker((1280, 720), "screenshot", (84, 84))._image
         for seed in (12, 15, 19, 22, 25, 33, 36, 40):
             obs, _ = env.reset(seed=seed)
-            full = env.render()
-            assert full.shape == SHAPE and np.array_equal(obs, resize(full))
+            assert env._screenshot.shape == SHAPE
+            assert np.array_equal(obs, resize(env.render()))
             again, _ = env.reset(seed=seed)
             assert np.array_equal(again, obs), seed
     finally:
