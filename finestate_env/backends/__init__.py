@@ -6,7 +6,7 @@ The env, the vector env, the scoring and the replay code see only `Backend`
 envs may step from threads: `concurrent_steps`), and what it does (`start`,
 `ensure_alive`, `render`, `render_current`, `screenshot`, `screenshot_scaled`,
 `perform`, `read_state`, `read_distractors`, `read_state_and_distractors`,
-`measure`, `probe`, `serve_until`, `close`). Nothing outside this package asks a
+`measure`, `probe`, `close`). Nothing outside this package asks a
 backend's class or looks for an attribute it might lack.
 
 `make_backend` picks the implementation by name:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Sequence
-from concurrent.futures import Future, wait
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -112,14 +111,6 @@ class Backend(ABC):
         (`start` does nothing when running); backends that can tell a dead renderer
         override it."""
         self.start()
-
-    @staticmethod
-    def serve_until(futures: Sequence[Future]) -> None:
-        """On the thread that made the backends: wait until `futures` (work of envs stepped
-        from threads, env/vector.py) are done, meanwhile running whatever calls those
-        threads hand back to it. This default only waits; the Chromium backends run
-        Playwright's calls, which belong to one thread (chromium._Driver)."""
-        wait(futures)
 
     @abstractmethod
     def render(self, spec: LiveSpec) -> Rendered:

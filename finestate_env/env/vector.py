@@ -5,13 +5,12 @@ Its N envs share one browser, each with a page and so a renderer process of its 
 (backends/chromium.py, SharedBrowser), like `vectorization_mode="sync"`; unlike sync, a
 step sends every env's gesture at once, one thread per env, so that one env's renderer
 draws while another's screenshot is decoded and a third's gesture is handled. Each env
-talks to its page over a DevTools connection of its own (backends/cdp.py), whose
-blocking socket reads release the GIL; the few Playwright calls (starting or
-restarting a browser or page) run on the thread that made the vector env, as
-Playwright's sync API requires (chromium._Driver). The vector env knows none of this:
-a backend declares whether its envs may step from threads (`Backend.concurrent_steps`;
-any other steps its envs one after the other, as sync does), and waits for them with its
-own `serve_until`.
+talks to its page over a DevTools session of its own on the browser's pipe
+(backends/cdp.py), whose blocking reads release the GIL. The vector env knows none of
+this: a backend declares whether its envs may step from threads
+(`Backend.concurrent_steps`; the Chromium ones do, any other steps its envs one after
+the other, as sync does), and a backend that is not running, or whose renderer died,
+(re)starts on the thread that made the vector env (`Backend.ensure_alive`).
 
 Everything else is what `gymnasium.vector.SyncVectorEnv` does, which this subclasses:
 the same batched spaces, infos, autoreset modes (NEXT_STEP by default, SAME_STEP and
@@ -21,7 +20,7 @@ a single env made with the same arguments and seed i gives (tests/env/test_vecto
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from copy import deepcopy
 from functools import partial
 from typing import Any
@@ -51,8 +50,8 @@ class ConcurrentVectorEnv(SyncVectorEnv):
         self._start_backends()
 
     def _start_backends(self) -> None:
-        # On this thread, the driver's owner: a backend that is not running, or whose
-        # browser died, (re)starts here, not in a worker thread.
+        # On this thread: a backend that is not running, or whose renderer died,
+        # (re)starts here, not in a worker thread.
         for env in self.envs:
             env.backend.ensure_alive()
 
@@ -67,9 +66,7 @@ class ConcurrentVectorEnv(SyncVectorEnv):
         self._start_backends()
         futures: dict[int, Future] = {i: self._threads.submit(fn) for i, fn in enumerate(work)
                                       if fn is not None}
-        # The backends' own wait (Backend.serve_until): the Chromium ones run the
-        # Playwright calls the threads hand to this one meanwhile.
-        self.envs[0].backend.serve_until(list(futures.values()))
+        wait(list(futures.values()))
         return [futures[i].result() if i in futures else None for i in range(self.num_envs)]
 
     def reset(self, *, seed: int | list[int | None] | None = None,
