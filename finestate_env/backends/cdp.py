@@ -234,6 +234,13 @@ class CdpPipe:
             sessions = list(self._sessions.values())
         for channel in [self.browser, *sessions]:
             channel.lost = channel.lost or why
+        # The owner hears of the loss before any waiting call wakes with it: a caller that
+        # met a lost pipe finds its browser marked dead (SharedBrowser.crashed).
+        for callback in self._lost_callbacks:
+            try:
+                callback(why)
+            except Exception:
+                _LOG.exception("DevTools pipe: a lost-callback failed")
         self._fail_session(None, why)
         self._events.put(None)
         # The number is forgotten before the descriptor closes: a fork meanwhile must not
@@ -243,11 +250,6 @@ class CdpPipe:
             os.close(fd)
         if self._out < 0:
             _PIPES.discard(self)
-        for callback in self._lost_callbacks:
-            try:
-                callback(why)
-            except Exception:
-                _LOG.exception("DevTools pipe: a lost-callback failed")
 
     def close(self) -> None:
         """Close our end of the commands: Chromium reads end of file and exits."""

@@ -508,7 +508,9 @@ class _BrowserPool:
         key = json.dumps(launch, sort_keys=True)
         with self._lock:
             browser = None if private else self._browsers.get(key)
-            if browser is None or browser.crashed:
+            # A browser killed a moment ago may not have closed its pipe yet: its exit
+            # tells first.
+            if browser is None or browser.crashed or browser.process.wait(0) is not None:
                 browser = SharedBrowser(key, launch, timeout_s)
                 if not private:
                     self._browsers[key] = browser

@@ -50,8 +50,7 @@ class ConcurrentVectorEnv(SyncVectorEnv):
         self._start_backends()
 
     def _start_backends(self) -> None:
-        # On this thread: a backend that is not running, or whose renderer died,
-        # (re)starts here, not in a worker thread.
+        # The browser starts once, here, before the envs' threads share it.
         for env in self.envs:
             env.backend.ensure_alive()
 
@@ -63,7 +62,9 @@ class ConcurrentVectorEnv(SyncVectorEnv):
         """
         if not self.concurrent:
             return [None if fn is None else fn() for fn in work]
-        self._start_backends()
+        # No restart here of a browser that died: an env mid-episode would act on a blank
+        # page. Its step meets the death (action_error) and its reset, in its own thread,
+        # starts a new browser (the DevTools pipe belongs to no thread).
         futures: dict[int, Future] = {i: self._threads.submit(fn) for i, fn in enumerate(work)
                                       if fn is not None}
         wait(list(futures.values()))

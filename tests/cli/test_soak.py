@@ -71,7 +71,7 @@ def test_the_soak_writes_its_samples_and_checks(tmp_path):
     # The env's own pages: a browser's worth, and no more than its share of everything.
     assert all(0 < s["uss_mib"] <= s["pss_mib"] for s in report["samples"])
     by_process = report["samples"][-1]["pss_by_process_mib"]
-    assert {"env", "node", "browser", "renderer", "gpu-process"} <= set(by_process)
+    assert {"env", "browser", "renderer", "gpu-process"} <= set(by_process)
     # One reading of each process: the kinds add up to the total, up to their rounding.
     assert sum(by_process.values()) == pytest.approx(report["samples"][-1]["pss_mib"],
                                                      abs=0.05 * (len(by_process) + 1))
