@@ -5,6 +5,12 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The VLM trainers (TRL, verl, OpenRLHF's client) in a venv of their own: verl pins
+# tensordict<=0.10, which TorchRL in .venv cannot share (pyproject.toml, the extras).
+TRAIN_VENV ?= .venv-train
+TRAIN_STAMP := $(TRAIN_VENV)/.installed
+# OpenRLHF pins flash-attn and deepspeed (GPU builds): its client module, without them.
+OPENRLHF ?= 0.11.2
 SYSTEM_STAMP := $(VENV)/.system
 # The desktop env: the X server, and the libraries Qt's xcb platform plugin loads
 # (`ldd` on PySide6's libqxcb.so; a missing one shows up as a libxcb-cursor0 error).
@@ -29,7 +35,7 @@ NOISY_EPISODES ?= 200
 # Gestures per episode of `make android-device-test` (above 1: far goals too).
 MAX_ACTIONS ?= 1
 
-.PHONY: run test test-fast bench soak lint install system clean android android-device-test
+.PHONY: run test test-fast bench soak lint install install-train system clean android android-device-test
 
 run: install
 	$(VENV)/bin/finestate run --agent oracle --episodes $(EPISODES) --seed 0
@@ -41,7 +47,7 @@ run: install
 # One worker per core (pytest-xdist): a test drives one browser or display at a time and
 # keeps about one core busy; worksteal evens out the long tests at the end.
 TEST_WORKERS ?= auto
-test: install android
+test: install install-train android
 	@$(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; \
 	exit $$rc
@@ -138,11 +144,23 @@ $(STAMP): pyproject.toml
 	# torch first, pinned to the CPU build this kind of machine keeps on disk; the rl
 	# extra's `torch>=2.8` is then satisfied instead of pulling a CUDA build (GBs).
 	$(PY) -m pip install -q 'torch==$(TORCH)'
-	$(PY) -m pip install -q -e '.[test,rl,ray]'
+	$(PY) -m pip install -q -e '.[test,rl,ray,rewards]'
 	touch $(STAMP)
 
+# TRL, verl and OpenRLHF's client, as tests/examples/test_trainers.py runs them.
+install-train: system $(TRAIN_STAMP)
+
+$(TRAIN_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/python -m pip install -q --upgrade pip
+	$(TRAIN_VENV)/bin/python -m pip install -q 'torch==$(TORCH)'
+	$(TRAIN_VENV)/bin/python -m pip install -q -e '.[test,rewards,trl,verl]'
+	$(TRAIN_VENV)/bin/python -m pip install -q --no-deps 'openrlhf==$(OPENRLHF)'
+	$(TRAIN_VENV)/bin/python -m pip install -q pylatexenc aiohttp
+	touch $(TRAIN_STAMP)
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache build dist *.egg-info
+	rm -rf $(VENV) $(TRAIN_VENV) .pytest_cache .ruff_cache build dist *.egg-info
 
 # docker/Dockerfile built and run (docker/README.md): the engine (Debian's dockerd, started for
 # this run when none answers), a base from Debian's packages when debian:bookworm-slim can't be

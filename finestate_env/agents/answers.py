@@ -1,8 +1,12 @@
 """Reading points and boxes out of a model's free-text answer (pure functions).
 
 Models answer in many shapes: a JSON object `{"p0": [x, y], "p1": [x, y]}`
-(often inside a ```json fence or with prose around it), labelled text
-`p0: (x, y)`, or just two `[x, y]` / `(x, y)` pairs in order. This module reads
+(often inside a ```json fence or with prose around it, or a computer-use call such as
+`{"action": "left_click_drag", "start_coordinate": [x, y], "coordinate": [x, y]}`),
+labelled text `p0: (x, y)`, an action call `click(x, y)` or `drag(x0, y0, x1, y1)`, or
+just two `[x, y]` / `(x, y)` pairs in order. A reasoning model's answer is read from its
+last `<answer>...</answer>` block when it has one, else from what follows its last
+`</think>`, so that points it only thought about are not taken. This module reads
 all of them and returns the numbers as written: which coordinate convention
 they are in (pixels, [0, 1], 0-1000) is the model profile's business, not the
 parser's. An answer that cannot be read gives `None` points and a message
@@ -21,15 +25,23 @@ Point = tuple[float, float]
 Box = tuple[float, float, float, float]
 
 # Keys a model may use for each point, lower-cased; the first match wins.
-P0_KEYS = ("p0", "locate", "locate_point", "point0", "point_0", "start", "press")
+P0_KEYS = ("p0", "locate", "locate_point", "point0", "point_0", "start", "press",
+           "start_coordinate", "start_point", "start_box")
 P1_KEYS = ("p1", "interact", "interact_point", "operate", "operate_point", "point1", "point_1",
-           "end", "release", "action_point")
+           "end", "release", "action_point", "coordinate", "end_coordinate", "end_point",
+           "end_box", "point")
 BOX_KEYS = ("box", "bbox", "bounding_box", "box_2d")
 DESCRIPTION_KEYS = ("description", "desc", "target", "element")
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _PAIR = re.compile(rf"[\[(]\s*({_NUMBER})\s*,\s*({_NUMBER})\s*[\])]")
 _QUAD = re.compile(rf"\[\s*({_NUMBER})\s*,\s*({_NUMBER})\s*,\s*({_NUMBER})\s*,\s*({_NUMBER})\s*\]")
+# An action call with both points: drag(x0, y0, x1, y1) (and its usual other names).
+_DRAG_CALL = re.compile(rf"(?<![A-Za-z0-9_])(?:drag|left_click_drag|drag_to|swipe)\s*\(\s*"
+                        rf"({_NUMBER})\s*,\s*({_NUMBER})\s*,\s*({_NUMBER})\s*,\s*({_NUMBER})"
+                        rf"\s*\)", re.IGNORECASE)
+_ANSWER_BLOCK = re.compile(r"<answer>(.*?)</answer>", re.IGNORECASE | re.DOTALL)
+_THINK_END = re.compile(r"</think>", re.IGNORECASE)
 _LABELLED = {
     label: re.compile(rf"(?<![A-Za-z0-9_]){label}['\"]?\s*[:=]\s*['\"]?\s*[\[(]\s*({_NUMBER})"
                       rf"\s*,\s*({_NUMBER})\s*[\])]", re.IGNORECASE)
@@ -60,10 +72,18 @@ def parse_points(text: str) -> ParsedPoints:
     """`p0` and `p1` from an answer, trying JSON, then labelled text, then bare pairs."""
     if not isinstance(text, str) or not text.strip():
         return ParsedPoints(None, None, "the answer is empty")
+    text = _final_answer(text)
+    if not text.strip():
+        return ParsedPoints(None, None, "the answer block is empty")
     for obj in _json_values(text):
         found = _points_from_json(obj)
         if found is not None:
             return found
+    drag = _DRAG_CALL.search(text)
+    if drag:
+        x0, y0, x1, y1 = (float(v) for v in drag.groups())
+        return _checked(*((x, y) if math.isfinite(x) and math.isfinite(y) else None
+                          for x, y in ((x0, y0), (x1, y1))))
     labelled = {label: _LABELLED[label].search(text) for label in ("p0", "p1")}
     if labelled["p0"] and labelled["p1"]:
         return _checked(_pair(labelled["p0"]), _pair(labelled["p1"]))
@@ -102,6 +122,16 @@ def parse_detection(text: str) -> ParsedDetection:
 
 
 # -- helpers -------------------------------------------------------------------
+
+def _final_answer(text: str) -> str:
+    """The part of `text` that is the answer: the last <answer> block, else what follows
+    the last </think>, else all of it."""
+    blocks = _ANSWER_BLOCK.findall(text)
+    if blocks:
+        return blocks[-1]
+    ends = list(_THINK_END.finditer(text))
+    return text[ends[-1].end():] if ends else text
+
 
 def _json_values(text: str):
     """Every JSON object or array embedded in `text`, outermost first, in order."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import io
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -32,11 +33,28 @@ class ModelProfile:
     pattern: str  # regular expression matched against the lower-cased model name
     coords: CoordConvention
     why: str
+    # The model's image processor resizes every image to a multiple of its patch grid
+    # (Qwen2.5-VL's `smart_resize`), and a model that answers in pixels answers in the
+    # pixels of that resized image: None when the model sees the image at its own size.
+    resize: str | None = None
+
+    def answer_frame(self, size: tuple[int, int],
+                     max_pixels: int | None = None) -> tuple[int, int]:
+        """(width, height) of the frame the model's pixel answers refer to, for an image
+        of `size`: the size its processor resizes it to (QWEN_MAX_PIXELS unless
+        `max_pixels` says what the trainer sets), else `size` itself."""
+        if self.resize != "qwen2.5-vl":
+            return size
+        height, width = qwen_smart_resize(size[1], size[0],
+                                          max_pixels=max_pixels or QWEN_MAX_PIXELS)
+        return width, height
 
 
 # First match wins. The conventions are the ones these models were trained on.
 PROFILES: tuple[ModelProfile, ...] = (
-    ModelProfile(r"qwen2\.5-?vl|qwen2_5_vl", "pixel", "Qwen2.5-VL grounds in absolute pixels"),
+    ModelProfile(r"qwen2\.5-?vl|qwen2_5_vl", "pixel",
+                 "Qwen2.5-VL grounds in absolute pixels of the image as its processor resized "
+                 "it", resize="qwen2.5-vl"),
     ModelProfile(r"qwen3-?vl", "1000", "Qwen3-VL grounds on a 0-1000 grid"),
     ModelProfile(r"qwen2-?vl|qwen-vl", "1000", "Qwen(2)-VL grounds on a 0-1000 grid"),
     ModelProfile(r"ui-?tars", "1000", "UI-TARS answers on a 0-1000 grid"),
@@ -57,6 +75,32 @@ def profile_for(model: str, coords: CoordConvention | None = None) -> ModelProfi
     if coords is not None and coords != profile.coords:
         return ModelProfile(profile.pattern, coords, "set by the user")
     return profile
+
+
+# Qwen2.5-VL's image processor (preprocessor_config.json of its released checkpoints):
+# sides rounded to multiples of 28 (14 px patches merged 2x2), the area kept in
+# [min_pixels, max_pixels].
+QWEN_FACTOR = 28
+QWEN_MIN_PIXELS = 56 * 56
+QWEN_MAX_PIXELS = 12_845_056
+
+
+def qwen_smart_resize(height: int, width: int, factor: int = QWEN_FACTOR,
+                      min_pixels: int = QWEN_MIN_PIXELS,
+                      max_pixels: int = QWEN_MAX_PIXELS) -> tuple[int, int]:
+    """(height, width) Qwen2-VL's and Qwen2.5-VL's processors resize an image to
+    (`smart_resize` of transformers' Qwen2VLImageProcessor, the same arithmetic)."""
+    h_bar = round(height / factor) * factor
+    w_bar = round(width / factor) * factor
+    if h_bar * w_bar > max_pixels:
+        beta = math.sqrt((height * width) / max_pixels)
+        h_bar = max(factor, math.floor(height / beta / factor) * factor)
+        w_bar = max(factor, math.floor(width / beta / factor) * factor)
+    elif h_bar * w_bar < min_pixels:
+        beta = math.sqrt(min_pixels / (height * width))
+        h_bar = math.ceil(height * beta / factor) * factor
+        w_bar = math.ceil(width * beta / factor) * factor
+    return h_bar, w_bar
 
 
 

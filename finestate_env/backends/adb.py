@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from finestate_env.backends.adb_device import AdbBackendError, AdbDevice
-from finestate_env.backends.base import Backend, Measured, Rendered
+from finestate_env.backends.base import Backend, Measured, Point, Rendered
 from finestate_env.backends.web import _CONTENT_TYPES, WEB_ROOT, stage_html
 from finestate_env.core.schema import Boxes, Gesture, LiveSpec
 
@@ -239,8 +239,8 @@ class AdbBackend(Backend):
         result = self._command({"op": "measure", "goal": goal})
         return Measured(boxes=Boxes(**result["boxes"]), reach=result["reach"])
 
-    def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
-              p1_points: Sequence[tuple[float, float]]) -> list[Any]:
+    def probe(self, spec: LiveSpec, gesture: Gesture,
+              pairs: Sequence[tuple[Point, Point]]) -> list[Any]:
         # The page shows `spec` once and restores it in place after each
         # gesture (driver.js "nextProbe"): a probe is one `input` and one page
         # command, not a full render with its box measurement.
@@ -248,7 +248,7 @@ class AdbBackend(Backend):
         self._command({"op": "startProbing", "spec": spec.renderer_spec()})
         try:
             states = []
-            for p1 in p1_points:
+            for p0, p1 in pairs:
                 self.perform(gesture, p0, p1)
                 states.append(self._command({"op": "nextProbe"}))
             return states

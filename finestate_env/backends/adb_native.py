@@ -41,7 +41,7 @@ import numpy as np
 
 from finestate_env import components
 from finestate_env.backends.adb_device import AdbBackendError, AdbDevice
-from finestate_env.backends.base import Backend, Measured, Rendered
+from finestate_env.backends.base import Backend, Measured, Point, Rendered
 from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
 
 PACKAGE = "org.finestate.views"
@@ -301,12 +301,12 @@ class NativeViewsBackend(Backend):
             raise self._lost(exc) from exc
         return Measured(boxes=Boxes(**report["boxes"]["current"]), reach=report.get("reach"))
 
-    def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
-              p1_points: Sequence[tuple[float, float]]) -> list[Any]:
+    def probe(self, spec: LiveSpec, gesture: Gesture,
+              pairs: Sequence[tuple[Point, Point]]) -> list[Any]:
         # As Backend.probe (a fresh render before each gesture), but the window in front is
         # checked once: a `uiautomator dump` takes a second or more on a device.
         states = []
-        for index, p1 in enumerate(p1_points):
+        for index, (p0, p1) in enumerate(pairs):
             self._show(spec, check_front=index == 0)
             self.perform(gesture, p0, p1)
             states.append(self.read_state())

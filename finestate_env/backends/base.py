@@ -19,6 +19,8 @@ import numpy as np
 
 from finestate_env.core.schema import Boxes, BoxSet, Gesture, LiveSpec
 
+Point = tuple[float, float]  # screenshot pixels
+
 
 class BackendCrashed(RuntimeError):
     """The renderer (browser, app, device) died; the backend restarts it on the next render."""
@@ -159,16 +161,18 @@ class Backend(ABC):
         both in one round trip overrides it."""
         return self.read_state(), self.read_distractors()
 
-    def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
-              p1_points: Sequence[tuple[float, float]]) -> list[Any]:
-        """The state each gesture p0 -> p1 produces from `spec`'s current state.
+    def probe(self, spec: LiveSpec, gesture: Gesture,
+              pairs: Sequence[tuple[Point, Point]]) -> list[Any]:
+        """The state each gesture p0 -> p1 of `pairs` produces from `spec`'s current state.
 
-        For the box audit. This default renders afresh before every gesture;
-        a backend overrides it with something faster that gives the same states.
-        It leaves `spec` shown in its current state.
+        Every gesture starts from the same screen: `spec` rendered in its current state,
+        as an episode's first gesture does. For the box audit (one p0, many p1) and for
+        scoring a group of completions of one prompt (rewards/). This default renders
+        afresh before every gesture; a backend overrides it with something faster that
+        gives the same states. It leaves `spec` shown in its current state.
         """
         states = []
-        for p1 in p1_points:
+        for p0, p1 in pairs:
             self.render(spec)
             self.perform(gesture, p0, p1)
             states.append(self.read_state())

@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 from PIL import ImageGrab
 
-from finestate_env.backends.base import Backend, BackendCrashed, Measured, Rendered
+from finestate_env.backends.base import Backend, BackendCrashed, Measured, Point, Rendered
 from finestate_env.backends.parent_death import die_with_parent
 from finestate_env.backends.scratch import make_scratch_dir
 from finestate_env.components.qt import DESKTOP_TYPES
@@ -409,23 +409,23 @@ class DesktopBackend(Backend):
         return Boxes(**self._request("distractor measure", {"op": "measure", "index": index,
                                                             "goal": goal})["boxes"])
 
-    def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
-              p1_points: Sequence[tuple[float, float]]) -> list[Any]:
+    def probe(self, spec: LiveSpec, gesture: Gesture,
+              pairs: Sequence[tuple[Point, Point]]) -> list[Any]:
         # All gestures back to back, each followed by a marker: the app records
         # the state at each marker and shows the current state again before it
         # handles the next gesture's events (widgets/qt/app.py, "probe").
         self.ensure_alive()
         self._park_pointer()
         self._request("probe set-up", {"op": "probe", "spec": spec.renderer_spec()})
-        for p1 in p1_points:
+        for p0, p1 in pairs:
             self._check_app("probes")
             self._send_gesture(gesture, p0, p1)
             self._send_marker()
         self._park_pointer()
         states = self._request("probes", {"op": "take", "markers": self._markers})["states"]
-        if len(states) != len(p1_points):
+        if len(states) != len(pairs):
             raise RuntimeError(f"probing recorded {len(states)} states for "
-                               f"{len(p1_points)} gestures")
+                               f"{len(pairs)} gestures")
         return states
 
     def __repr__(self) -> str:

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from finestate_env.backends.base import Point
 from finestate_env.backends.web import DRAG_STEPS, RENEW_EVERY, WebBackend
 from finestate_env.core.schema import Gesture, LiveSpec
 
@@ -113,15 +114,15 @@ class MobileBackend(WebBackend):
             return [_touch("touchStart", t0, start), *moves, _touch("touchEnd", lift)]
         raise ValueError(f"unknown gesture {gesture!r}; expected 'tap' or 'drag'")
 
-    def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
-              p1_points: Sequence[tuple[float, float]]) -> list[Any]:
+    def probe(self, spec: LiveSpec, gesture: Gesture,
+              pairs: Sequence[tuple[Point, Point]]) -> list[Any]:
         # The web backend pipelines every probe behind a marker key; touch
         # input is queued apart from keys, so here each gesture's events go
         # back to back, and one call records its state and shows the current
         # state again (stage.js, nextProbe): two round trips a probe.
         states: list[Any] = []
         with self._probing(spec):
-            for p1 in p1_points:
+            for p0, p1 in pairs:
                 events = self._gesture_events(gesture, p0, p1)
                 self._call("a probe", lambda batch=events: self._cdp.send_pipelined(batch))
                 states.append(self._call("probe read-back", lambda: self._cdp.evaluate(

@@ -24,7 +24,7 @@ import numpy as np
 import pyspng
 
 from finestate_env import components
-from finestate_env.backends.base import Backend, BackendCrashed, Measured, Rendered
+from finestate_env.backends.base import Backend, BackendCrashed, Measured, Point, Rendered
 from finestate_env.backends.cdp import CdpChannel, CdpConnectionLost, CdpError
 from finestate_env.backends.chromium import BROWSERS, LAUNCH_ARGS, SharedBrowser, find_chromium
 from finestate_env.core.schema import Boxes, Gesture, LiveSpec
@@ -225,32 +225,37 @@ class WebBackend(Backend):
             "goal => FineState.measure(goal)", goal))
         return Measured(boxes=Boxes(**result["boxes"]), reach=result["reach"])
 
-    def probe(self, spec: LiveSpec, gesture: Gesture, p0: tuple[float, float],
-              p1_points: Sequence[tuple[float, float]]) -> list[Any]:
+    def probe(self, spec: LiveSpec, gesture: Gesture,
+              pairs: Sequence[tuple[Point, Point]]) -> list[Any]:
         # Many gestures in one pipeline; the page records each one's state and
         # restores the current state itself on a marker key (stage.js,
-        # "Probing"), so a probe costs no round trip of its own.
-        self._park_pointer()
+        # "Probing"), so a probe costs no round trip of its own. Each gesture starts
+        # with the pointer parked in the corner, as an episode's gesture does after
+        # its render (_park_pointer): the control is hovered from the same place.
         states: list[Any] = []
         with self._probing(spec):
-            for start in range(0, len(p1_points), PROBE_BATCH):
+            for start in range(0, len(pairs), PROBE_BATCH):
                 commands = []
-                for p1 in p1_points[start:start + PROBE_BATCH]:
-                    commands += self._gesture_events(gesture, p0, p1) + [PROBE_KEY_DOWN]
+                for p0, p1 in pairs[start:start + PROBE_BATCH]:
+                    commands += ([PARK] + self._gesture_events(gesture, p0, p1)
+                                 + [PROBE_KEY_DOWN])
                 commands.append(PROBE_KEY_UP)  # one release for the batch: keys do not repeat
                 self._pointer_moved = True
                 self._call("probes", lambda batch=commands: self._cdp.send_pipelined(batch))
                 states += self._call("probe read-back", lambda: self._cdp.evaluate(
                     "FineState.takeProbes()"))
         self._park_pointer()  # as after a render: no hover left on the restored control
-        if len(states) != len(p1_points):
+        if len(states) != len(pairs):
             raise RuntimeError(f"probing recorded {len(states)} states for "
-                               f"{len(p1_points)} gestures; the marker key was lost")
+                               f"{len(pairs)} gestures; the marker key was lost")
         return states
 
     @contextmanager
     def _probing(self, spec: LiveSpec) -> Iterator[None]:
         """The page records probes of `spec` (shown in its current state) meanwhile."""
+        # Showing `spec` is a render: it counts toward the page's renewal, so that a run of
+        # probes alone (a reward server) keeps the renderer's memory bounded too.
+        self._before_render()
         self._call("probe set-up", lambda: self._cdp.call(
             "spec => FineState.startProbing(spec)", spec.renderer_spec()))
         try:
@@ -314,7 +319,7 @@ class WebBackend(Backend):
         # The pointer left over from the last action would hover over the next
         # control; park it in the page corner so the same seed gives the same pixels.
         if self._pointer_moved:
-            self._call("pointer reset", lambda: self._cdp.send(*_mouse("mouseMoved", (0.0, 0.0))))
+            self._call("pointer reset", lambda: self._cdp.send(*PARK))
             self._pointer_moved = False
 
     def read_state(self) -> Any:
@@ -362,6 +367,8 @@ def _mouse(kind: str, point: tuple[float, float], buttons: int = 0,
         "buttons": buttons, "clickCount": clicks})
 
 
+# Where the pointer waits between gestures: the page's corner, on no control.
+PARK = _mouse("mouseMoved", (0.0, 0.0))
 # After each probe gesture: a press of the key the page's probe recorder listens
 # for (stage.js). Each CDP command costs ~0.5 ms through the driver, so the key is
 # released once per batch, not after every press.

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import io
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -84,7 +84,7 @@ def plan(n: int, seed: int, component: str | Iterable[str] | None = None,
     return [types[i] for i in rng.permutation(len(types))]
 
 
-def _env_id(platform: Platform) -> str:
+def env_id_for(platform: Platform) -> str:
     import gymnasium as gym
 
     env_id = ENV_IDS.get(platform)
@@ -99,7 +99,7 @@ def _env_id(platform: Platform) -> str:
 def _make_env(platform: Platform, names: list[str], viewport, scene: str):
     import gymnasium as gym
 
-    env_id = _env_id(platform)
+    env_id = env_id_for(platform)
     options = {"component": names, "render_mode": "rgb_array"}
     if viewport is not None:
         options["viewport"] = viewport
@@ -158,10 +158,10 @@ def generate(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: i
     if fmt not in FORMAT_FILES:
         raise UsageError(f"unknown format {fmt!r}; expected one of {list(FORMAT_FILES)}")
     types = plan(n, seed, component, family)
-    _env_id(platform)  # refused before any file is touched
+    env_id_for(platform)  # refused before any file is touched
     out = Path(out_dir)
     (out / "images").mkdir(parents=True, exist_ok=True)
-    seeds = _SeedStream(seed)
+    seeds = SeedStream(seed)
     instances: list[Instance] = []
     make_maker = functools.partial(
         InstanceMaker, platform, sorted(set(types), key=list(components.COMPONENTS).index),
@@ -180,14 +180,8 @@ def generate(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: i
         else:
             maker = make_maker()
             try:
-                seen: set[str] = set()
-                for name in types:
-                    while True:  # a repeat of an earlier instance (tiny state spaces) is redrawn
-                        instance_id, line, png = maker.make(name, seeds.next())
-                        if instance_id not in seen:
-                            break
-                    seen.add(instance_id)
-                    keep(instance_id, line, png)
+                for made in distinct_instances(maker, types, seeds, set()):
+                    keep(*made)
             finally:
                 maker.close()
     if fmt != "finestate-env":
@@ -195,7 +189,21 @@ def generate(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: i
     return out / FORMAT_FILES[fmt]
 
 
-class _SeedStream:
+def distinct_instances(maker: InstanceMaker, types: Iterable[str], seeds: SeedStream,
+                       seen: set[str]) -> Iterator[tuple[str, str, bytes]]:
+    """(id, line, PNG) of an instance of each type in turn, each on the next seed of
+    `seeds`; an instance whose id is in `seen` (a tiny state space repeats) is drawn again
+    on the seed after. `seen` gains the ids made."""
+    for name in types:
+        while True:
+            instance_id, line, png = maker.make(name, seeds.next())
+            if instance_id not in seen:
+                break
+        seen.add(instance_id)
+        yield instance_id, line, png
+
+
+class SeedStream:
     """The episode seeds, in the order they are drawn: a stream apart from the plan's."""
 
     def __init__(self, seed: int) -> None:
@@ -213,7 +221,7 @@ class _SeedStream:
         return self.at(self._next - 1)
 
 
-def _generate_on_ray(types: list[str], seeds: _SeedStream,
+def _generate_on_ray(types: list[str], seeds: SeedStream,
                      make_maker: Callable[[], InstanceMaker], spec: RaySpec,
                      keep: Callable[[str, str, bytes], None]) -> None:
     """The local run's instances, made on Ray actors.

@@ -36,7 +36,7 @@ def probe_points(backend, instance: Instance, p1_points: Sequence[Sequence[float
         raise ValueError(f"instance {instance.id!r} has no live block: it cannot be probed")
     start = tuple(p0) if p0 is not None else box_center(instance.boxes.current.now)
     points = [(float(p[0]), float(p[1])) for p in p1_points]
-    states = backend.probe(instance.live, instance.gesture, start, points)
+    states = backend.probe(instance.live, instance.gesture, [(start, p1) for p1 in points])
     boxes = instance.boxes.current
     return [Probe(start, p1, state, judge(instance, start, p1, state, boxes=boxes).live_exact)
             for p1, state in zip(points, states, strict=True)]

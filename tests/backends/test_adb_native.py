@@ -205,9 +205,10 @@ def test_probes_give_the_states_of_one_checked_render_per_probe(env):
     current = instance.boxes.current
     p0 = box_center(current.now)
     points = grid(current.core, 2) + grid(current.goal, 1)
-    fast = env.backend.probe(instance.live, instance.gesture, p0, points)
+    pairs = [(p0, p1) for p1 in points]
+    fast = env.backend.probe(instance.live, instance.gesture, pairs)
     assert instance.live.goal_state in fast
-    assert fast == Backend.probe(env.backend, instance.live, instance.gesture, p0, points)
+    assert fast == Backend.probe(env.backend, instance.live, instance.gesture, pairs)
 
 
 def test_a_stale_report_is_a_clear_error(env, device):

@@ -101,7 +101,7 @@ def test_oracle_reaches_goal_and_boxes_agree(env, component):
         rendered = backend.render(live)
         boxes = rendered.boxes.current
         p1 = box_center(boxes.goal)
-        [state] = backend.probe(live, definition.gesture, box_center(boxes.now), [p1])
+        [state] = backend.probe(live, definition.gesture, [(box_center(boxes.now), p1)])
         live_exact = definition.states_equal(state, live.goal_state, live.params)
         if not (live_exact and point_in_box(p1, boxes.goal)
                 and definition.states_equal(rendered.state, live.current_state, live.params)):

@@ -196,7 +196,7 @@ def test_probes_restore_the_whole_page_in_place(browser_page_env, kind):
     for d in instance.scene.distractors:
         points += grid(d.loc, 3)
     for p1 in points:
-        backend.probe(instance.live, instance.gesture, p0, [p1])
+        backend.probe(instance.live, instance.gesture, [(p0, p1)])
         assert backend.evaluate(PAGE_FINGERPRINT) == fresh, f"not restored after p1={p1}"
     assert backend.read_state() == instance.live.current_state
     assert Boxes(**backend.evaluate("goal => FineState.boxes(goal)",
@@ -293,7 +293,7 @@ def test_a_qt_reset_shows_what_a_fresh_page_build_shows(desktop_page_env, compon
     env = desktop_page_env
     obs, info = _reset(env, component, 7)
     instance = env.instance
-    env.backend.probe(instance.live, instance.gesture, box_center(instance.boxes.current.now), [])
+    env.backend.probe(instance.live, instance.gesture, [])
     assert np.array_equal(env.backend.screenshot(), obs["screenshot"])
     assert env.backend.measure(instance.live.goal_state).boxes == instance.boxes.current
     assert components.COMPONENTS[component].states_equal(
@@ -314,10 +314,10 @@ def test_qt_probes_restore_the_whole_page(desktop_page_env, kind):
     points = grid((4, 90, width - 5, height - 30), 5) + grid(instance.boxes.current.core, 3)
     for d in instance.scene.distractors:
         points += grid(d.loc, 3)
-    batch = backend.probe(instance.live, instance.gesture, p0, points)
+    batch = backend.probe(instance.live, instance.gesture, [(p0, p1) for p1 in points])
     assert np.array_equal(backend.screenshot(), fresh_pixels)
     assert backend.read_distractors() == fresh
-    alone = [backend.probe(instance.live, instance.gesture, p0, [p1])[0] for p1 in points[::4]]
+    alone = [backend.probe(instance.live, instance.gesture, [(p0, p1)])[0] for p1 in points[::4]]
     assert batch[::4] == alone
     assert backend.read_state() == instance.live.current_state
     assert np.array_equal(backend.screenshot(), fresh_pixels)

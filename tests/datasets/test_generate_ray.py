@@ -65,7 +65,7 @@ def test_generate_refuses_local_workers():
     assert "--workers 2: generate runs in one browser here" in done.stderr
 
 
-class RepeatingSeeds(generating._SeedStream):
+class RepeatingSeeds(generating.SeedStream):
     """The real stream with earlier seeds drawn again: seeds 0, 0, 1, 0, 2, 1, 3, 2, ...
     of it. The same type and seed make the same instance, so repeats come for sure."""
 
@@ -90,7 +90,7 @@ def local_ray(monkeypatch):
 def test_repeats_take_the_same_next_seeds_on_ray_as_locally(tmp_path, monkeypatch, local_ray):
     from finestate_env.runs.ray_jobs import RaySpec
 
-    monkeypatch.setattr(generating, "_SeedStream", RepeatingSeeds)
+    monkeypatch.setattr(generating, "SeedStream", RepeatingSeeds)
     options = {"n": 6, "seed": 2, "component": "switch", "scene": "control"}
     generating.generate(tmp_path / "local", **options)
     local_positions = max(RepeatingSeeds.drawn) + 1

@@ -59,8 +59,9 @@ def test_pipelined_probes_give_the_states_of_one_render_per_probe(env_for, compo
     backend = env.backend
     p0 = box_center(instance.boxes.current.now)
     points = grid(instance.boxes.current.core, 3) + grid(instance.boxes.current.goal, 2)
-    fast = backend.probe(instance.live, instance.gesture, p0, points)
-    slow = Backend.probe(backend, instance.live, instance.gesture, p0, points)
+    pairs = [(p0, p1) for p1 in points]
+    fast = backend.probe(instance.live, instance.gesture, pairs)
+    slow = Backend.probe(backend, instance.live, instance.gesture, pairs)
     assert fast == slow
     # Page script cannot press the marker key: an untrusted F24 records nothing.
     backend.evaluate("spec => FineState.startProbing(spec)", {

@@ -44,7 +44,7 @@ def check_restores_in_place(backend, instance: Instance, density: int) -> None:
                      for dx, dy in ((-step, 0), (step, 0), (0, -step), (0, step))]
     changed = []
     for start, end in gestures:
-        [state] = backend.probe(instance.live, instance.gesture, start, [end])
+        [state] = backend.probe(instance.live, instance.gesture, [(start, end)])
         changed += [end] if state != instance.live.current_state else []
         assert backend.evaluate(FINGERPRINT) == fresh, f"not restored after {start} -> {end}"
     assert changed, "no probe changed the state: nothing was restored"

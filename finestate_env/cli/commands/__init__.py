@@ -9,6 +9,7 @@ from finestate_env.cli.commands import (
     curve,
     eval_,
     export,
+    export_rl,
     gallery,
     generate,
     import_,
@@ -16,6 +17,8 @@ from finestate_env.cli.commands import (
     report,
     run,
     score,
+    serve,
 )
 
-COMMANDS = (run, gallery, eval_, curve, replay, audit, report, generate, import_, export, score)
+COMMANDS = (run, gallery, eval_, curve, replay, audit, report, generate, import_, export, score,
+            export_rl, serve)

@@ -1,0 +1,59 @@
+"""`finestate export-rl`: a training dataset for VLM trainers (TRL, verl) as Parquet."""
+
+from __future__ import annotations
+
+import argparse
+
+from finestate_env.cli import options
+
+NAME = "export-rl"
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(NAME, help="render N instances live and write them as a "
+                                              "training dataset for TRL and verl (Parquet)")
+    parser.add_argument("--platform", choices=options.PLATFORMS, default="web")
+    parser.add_argument("--n", type=options.whole_number, required=True,
+                        help="training rows")
+    parser.add_argument("--test-n", type=int, default=0,
+                        help="held-out rows, written as test.parquet (default: none)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", required=True, help="folder to write")
+    parser.add_argument("--model", default="qwen2.5-vl",
+                        help="the model whose coordinate convention the prompt asks for "
+                             "(a model profile: qwen2.5-vl pixels, ui-tars / qwen2-vl / "
+                             "os-atlas 0-1000, showui [0, 1]; default: qwen2.5-vl)")
+    parser.add_argument("--coords", choices=("pixel", "normalized", "1000"), default=None,
+                        help="override the profile's convention")
+    parser.add_argument("--max-pixels", type=options.whole_number, default=None,
+                        help="Qwen2.5-VL: the processor's max_pixels when the trainer sets "
+                             "one (its pixel answers are in the resized image's frame)")
+    parser.add_argument("--trainer", type=options.split, default=None,
+                        help="trl, verl or both (default): the prompt's layout, one folder "
+                             "each")
+    parser.add_argument("--component", type=options.split, default=None,
+                        help="comma-separated component types (default: all)")
+    parser.add_argument("--family", type=options.split, default=None,
+                        help="comma-separated families (default: all, paper shares)")
+    parser.add_argument("--viewport", default=None, help="WIDTHxHEIGHT (default: the env's)")
+    options.add_scene_option(parser)
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from finestate_env.cli import inputs
+    from finestate_env.rewards.export import TRAINERS, export_rl
+
+    inputs.check_env(options.env_id(args), component=args.component, family=args.family,
+                     **options.env_options(args))
+    result = export_rl(args.out, platform=args.platform, n=args.n, seed=args.seed,
+                       test_n=args.test_n, model=args.model, coords=args.coords,
+                       max_pixels=args.max_pixels, trainers=args.trainer or TRAINERS,
+                       component=args.component, family=args.family, viewport=args.viewport,
+                       scene=args.scene)
+    rows = ", ".join(f"{count} {split}" for split, count in result.rows.items())
+    files = ", ".join(str(path) for path in result.files.values())
+    print(f"wrote {rows} {args.platform} rows: {files} · "
+          f"{result.instances_per_second:.2f} instances/s")
+    return 0

@@ -1,0 +1,70 @@
+"""`finestate serve`: the reward server (rewards/server.py) for trainers on other machines."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import os
+import sys
+
+from finestate_env.cli import options
+from finestate_env.core.errors import UsageError
+
+NAME = "serve"
+TOKEN_ENV = "FINESTATE_REWARD_TOKEN"
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(NAME, help="serve live rewards over HTTP (OpenRLHF's "
+                                              "/get_reward, a JSON /score, /health)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to bind (default: loopback only; another address needs "
+                             "a token)")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--mode", choices=("exact", "box", "shaped"), default="exact",
+                        help="the reward a request gets unless it names one (default: exact)")
+    parser.add_argument("--crosscheck", action="store_true",
+                        help="judge box rewards live too (their metrics say when the box lied)")
+    parser.add_argument("--workers", type=options.whole_number, default=None,
+                        help="scoring threads, each with a page of its own (default: one per "
+                             "core)")
+    parser.add_argument("--shared-browser", action="store_true",
+                        help="all pages in one browser (default: a browser per worker, which "
+                             "spreads the work over the cores)")
+    parser.add_argument("--max-pending", type=options.whole_number, default=None,
+                        help="completions that may wait before requests get 503 (default "
+                             "4096)")
+    parser.add_argument("--token-env", default=TOKEN_ENV,
+                        help=f"environment variable holding the bearer token (default "
+                             f"{TOKEN_ENV}); unset: no token asked")
+    parser.add_argument("--log-level", default="warning",
+                        choices=("critical", "error", "warning", "info", "debug"))
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from finestate_env.rewards.scorer import MAX_PENDING, RewardScorer
+    from finestate_env.rewards.server import serve
+
+    token = os.environ.get(args.token_env) or None
+    if not _loopback(args.host) and token is None:
+        raise UsageError(f"--host {args.host} serves other machines: set a token in "
+                         f"${args.token_env} first (clients send 'Authorization: Bearer ...')")
+    scorer = RewardScorer(args.mode, workers=args.workers, crosscheck=args.crosscheck,
+                          backend_options={"shared_browser": args.shared_browser},
+                          max_pending=args.max_pending or MAX_PENDING)
+    print(f"finestate serve: http://{args.host}:{args.port} · {scorer.workers} workers · "
+          f"mode {args.mode}{' · token required' if token else ''}", file=sys.stderr,
+          flush=True)
+    serve(scorer, args.host, args.port, token=token, log_level=args.log_level)
+    return 0
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

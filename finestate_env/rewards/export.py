@@ -1,0 +1,212 @@
+"""A training dataset for VLM trainers: screenshots, prompts and ground truths as Parquet
+(`finestate export-rl`).
+
+Each row is one instance rendered live (datasets/generate.py: the same plan of types,
+the same seeds, one env), in the columns TRL's GRPOTrainer and verl's RLHFDataset read
+as they are:
+
+- `data_source`: "finestate/<platform>" (verl picks the reward function by it);
+- `prompt`: one user message asking for the two points in the convention of the model
+  profile (agents/vlm_prompt.py). verl wants the image's place marked in the text
+  (`<image>`), TRL puts the image before the text itself: the prompt is written for
+  one of them (`trainer`), in `DIR/<trainer>/`;
+- `images`: the screenshot, one PNG per row (Hugging Face `datasets` decodes it to a PIL
+  image: the Parquet carries the datasets feature types);
+- `reward_model`: `{"style": "rule", "ground_truth": <JSON text>}`, the ground truth of
+  rewards/ground_truth.py: the instance with the live block that renders the same
+  screen again, its boxes, and the answer's convention and frame;
+- `extra_info`: the row's index, split, instance id, type, family, gesture, platform,
+  episode seed.
+
+`DIR/export.json` says how the files were made. The same arguments write the same
+files, byte for byte.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from finestate_env import __version__, components
+from finestate_env.agents.vlm_prompt import profile_for, task_prompt
+from finestate_env.components.scenes import DEFAULT_SCENE
+from finestate_env.core.errors import UsageError
+from finestate_env.core.schema import CoordConvention, Instance, Platform
+from finestate_env.datasets.generate import (
+    InstanceMaker,
+    SeedStream,
+    distinct_instances,
+    env_id_for,
+    plan,
+)
+from finestate_env.rewards.ground_truth import ground_truth
+
+Trainer = Literal["trl", "verl"]
+TRAINERS: tuple[Trainer, ...] = ("trl", "verl")
+IMAGE_PLACEHOLDER = "<image>"  # where verl's RLHFDataset puts the image in the text
+# The test split's plan is drawn apart from the train split's.
+TEST_PLAN_SALT = 7919
+ROWS_PER_GROUP = 64  # Parquet row group: bounded memory while writing
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    out: Path
+    files: dict[str, Path]  # "<trainer>/<split>" -> Parquet file
+    rows: dict[str, int]  # split -> rows
+    instances_per_second: float
+
+
+def parquet_schema():
+    """The Arrow schema of a row, with the Hugging Face feature types that make `datasets`
+    decode `images` as PIL images."""
+    import pyarrow as pa
+
+    message = pa.struct([("role", pa.string()), ("content", pa.string())])
+    image = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
+    extra = pa.struct([("index", pa.int64()), ("split", pa.string()), ("id", pa.string()),
+                       ("component", pa.string()), ("family", pa.string()),
+                       ("gesture", pa.string()), ("platform", pa.string()),
+                       ("seed", pa.int64())])
+    features = {
+        "data_source": {"dtype": "string", "_type": "Value"},
+        "prompt": [{"role": {"dtype": "string", "_type": "Value"},
+                    "content": {"dtype": "string", "_type": "Value"}}],
+        "images": [{"_type": "Image"}],
+        "reward_model": {"style": {"dtype": "string", "_type": "Value"},
+                         "ground_truth": {"dtype": "string", "_type": "Value"}},
+        "extra_info": {name: {"dtype": kind, "_type": "Value"} for name, kind in (
+            ("index", "int64"), ("split", "string"), ("id", "string"),
+            ("component", "string"), ("family", "string"), ("gesture", "string"),
+            ("platform", "string"), ("seed", "int64"))},
+    }
+    return pa.schema([("data_source", pa.string()), ("prompt", pa.list_(message)),
+                      ("images", pa.list_(image)),
+                      ("reward_model", pa.struct([("style", pa.string()),
+                                                  ("ground_truth", pa.string())])),
+                      ("extra_info", extra)],
+                     metadata={"huggingface": json.dumps({"info": {"features": features}})})
+
+
+def prompt_text(instance: Instance, coords: CoordConvention, frame: tuple[int, int],
+                trainer: Trainer) -> str:
+    """The user message's text: the task in the profile's convention, over the frame
+    the model sees; for verl with the image's placeholder in front."""
+    text = task_prompt(instance.instructions.interact, coords, frame)
+    return IMAGE_PLACEHOLDER + text if trainer == "verl" else text
+
+
+def export_rl(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: int = 0,
+              test_n: int = 0, model: str = "qwen2.5-vl", coords: CoordConvention | None = None,
+              max_pixels: int | None = None, trainers: Iterable[Trainer] = TRAINERS,
+              component: str | Iterable[str] | None = None,
+              family: str | Iterable[str] | None = None,
+              viewport: tuple[int, int] | str | None = None, scene: str = DEFAULT_SCENE,
+              progress: Callable[[int, int], None] | None = None) -> ExportResult:
+    """Render `n` training rows (and `test_n` held-out ones) and write them for each of
+    `trainers` under `out_dir` (the module docstring).
+
+    `model` picks the profile (its coordinate convention, and for Qwen2.5-VL the frame its
+    processor resizes to, under `max_pixels` when the trainer sets one); `coords`
+    overrides the convention."""
+    import time
+
+    trainers = tuple(dict.fromkeys(trainers))
+    for trainer in trainers:
+        if trainer not in TRAINERS:
+            raise UsageError(f"unknown trainer {trainer!r}; expected some of {list(TRAINERS)}")
+    if test_n < 0:
+        raise UsageError(f"test_n must be 0 or more, got {test_n}")
+    profile = profile_for(model, coords)
+    splits = {"train": plan(n, seed, component, family)}
+    if test_n:
+        splits["test"] = plan(test_n, seed + TEST_PLAN_SALT, component, family)
+    env_id_for(platform)  # refused before any file is touched
+    out = Path(out_dir)
+    names = sorted({t for types in splits.values() for t in types},
+                   key=list(components.COMPONENTS).index)
+    maker = InstanceMaker(platform, names, viewport, scene)
+    seeds, seen = SeedStream(seed), set()
+    files: dict[str, Path] = {}
+    frames: set[tuple[int, int]] = set()
+    total, made = sum(len(t) for t in splits.values()), 0
+    started = time.perf_counter()
+
+    def rows_of(types: list[str]):
+        nonlocal made
+        for _, line, png in distinct_instances(maker, types, seeds, seen):
+            instance = Instance.model_validate_json(line)
+            frame = profile.answer_frame((instance.size.width, instance.size.height),
+                                         max_pixels)
+            frames.add(frame)
+            made += 1
+            if progress:
+                progress(made, total)
+            yield instance, png, frame
+
+    try:
+        for split, types in splits.items():
+            paths = {trainer: out / trainer / f"{split}.parquet" for trainer in trainers}
+            _write_split(paths, rows_of(types), split, profile.coords)
+            files.update({f"{trainer}/{split}": path for trainer, path in paths.items()})
+    finally:
+        maker.close()
+    speed = total / (time.perf_counter() - started)
+    rows = {split: len(types) for split, types in splits.items()}
+    manifest = {"finestate_env": __version__, "platform": platform, "n": n, "test_n": test_n,
+                "seed": seed, "model": model, "coords": profile.coords,
+                "frames": sorted(list(f) for f in frames), "max_pixels": max_pixels,
+                "scene": scene, "viewport": viewport, "component": component,
+                "family": family, "rows": rows,
+                "files": {key: str(path.relative_to(out)) for key, path in files.items()}}
+    (out / "export.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    return ExportResult(out, files, rows, speed)
+
+
+def _write_split(paths: dict[Trainer, Path], rows: Iterable[tuple[Instance, bytes,
+                                                                   tuple[int, int]]],
+                 split: str, coords: CoordConvention) -> None:
+    """Write one split's rows to each trainer's file, ROWS_PER_GROUP at a time."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = parquet_schema()
+    writers = {}
+    try:
+        for trainer, path in paths.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            writers[trainer] = pq.ParquetWriter(path, schema, compression="zstd")
+        batch: list[tuple[Instance, bytes, tuple[int, int]]] = []
+        index = 0
+        for row in itertools.chain(rows, [None]):  # None: the end, write what is left
+            if row is not None:
+                batch.append(row)
+            if batch and (row is None or len(batch) == ROWS_PER_GROUP):
+                for trainer, writer in writers.items():
+                    writer.write_table(pa.Table.from_pylist(
+                        [_row(inst, png, split, index + i, coords, frame, trainer)
+                         for i, (inst, png, frame) in enumerate(batch)], schema=schema))
+                index += len(batch)
+                batch = []
+    finally:
+        for writer in writers.values():
+            writer.close()
+
+
+def _row(instance: Instance, png: bytes, split: str, index: int, coords: CoordConvention,
+         frame: tuple[int, int], trainer: Trainer) -> dict:
+    truth = ground_truth(instance, coords, frame)
+    return {
+        "data_source": f"finestate/{instance.platform}",
+        "prompt": [{"role": "user", "content": prompt_text(instance, coords, frame, trainer)}],
+        "images": [{"bytes": png, "path": None}],
+        "reward_model": {"style": "rule", "ground_truth": truth.text()},
+        "extra_info": {"index": index, "split": split, "id": instance.id,
+                       "component": instance.component, "family": instance.family,
+                       "gesture": instance.gesture, "platform": instance.platform,
+                       "seed": instance.live.seed},
+    }

@@ -1,0 +1,365 @@
+"""Scoring completions by the state their gesture produces: the one routine behind every
+trainer's reward function and the reward server.
+
+A completion is read as two points (rewards/completions.py), its gesture performed as
+real input on the row's instance, the control read back and judged by the env's own
+judging routine (env/episode.py, `judge`). The completions of one instance are scored
+on **one render**: the backend shows the instance once and performs each (p0, p1) from
+its current state, restoring that state in place between gestures (Backend.probe), so
+a GRPO group of 8 costs one render and 8 gestures, not 8 episodes.
+
+Reward modes, side by side:
+
+- `exact` (default): 1.0 when the state read back equals the goal state exactly, on the
+  type's own grid, else 0.0;
+- `box`: 1.0 when p1 lies in the goal box, the static point-in-box reward of the
+  published GUI-grounding recipes (computed from the row alone, no browser, unless
+  `crosscheck=True` also judges it live);
+- `shaped`: 1 - the type's distance from the state read back to the goal (each type's
+  `distance`, in [0, 1], 0 exactly at the goal), so 1.0 exactly at the goal.
+
+An answer with no readable points (`parse_error`) or points off the screen
+(`action_error`) is scored 0.0 in every mode: it is the model's doing. A completion that
+could not be judged (the browser died twice, a call timed out twice) gets the reward
+None and says why (`unjudged`): never a silent 0.
+
+Work is done by worker threads, each with backends of its own (a page each in a shared
+browser by default). Completions submitted while every worker is busy wait in one queue,
+merged by instance, so concurrent requests for one instance share a render. The queue
+is bounded: past `max_pending` completions, `submit` raises Overloaded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Literal
+
+from finestate_env.backends import Backend, BackendCrashed
+from finestate_env.components import COMPONENTS
+from finestate_env.core import scoring
+from finestate_env.core.states import encode_state
+from finestate_env.env.episode import judge
+from finestate_env.replay.backend_pool import BackendPool
+from finestate_env.rewards.completions import ReadAnswer, read_answer
+from finestate_env.rewards.ground_truth import GroundTruth
+
+RewardMode = Literal["exact", "box", "shaped"]
+REWARD_MODES: tuple[RewardMode, ...] = ("exact", "box", "shaped")
+# Completions that may wait for a worker before submit refuses more (Overloaded).
+MAX_PENDING = 4096
+# The most completions of one instance scored on one render (a bigger group waits for
+# the next render of the same instance).
+MAX_GROUP = 64
+# Retries of a group whose renderer died or timed out (the backend restarts itself).
+RETRIES = 1
+
+
+class Overloaded(RuntimeError):
+    """More completions are waiting than the scorer accepts (`max_pending`): try later."""
+
+
+@dataclass(frozen=True)
+class Score:
+    """One completion's reward and the verdicts a trainer logs beside it."""
+
+    reward: float | None  # None: it could not be judged (`unjudged` says why)
+    mode: RewardMode
+    parse_error: str | None = None  # no readable points in the completion
+    action_error: str | None = None  # points read, but off the screen
+    sr_loc: bool = False  # p0 in the control's box (SR@Loc)
+    sr_int: bool = False  # p1 in the control's state-changing core (SR@Int)
+    static_exact: bool = False  # p1 in the goal box: the box proxy's verdict
+    live_exact: bool | None = None  # the state read back equals the goal (None: not judged live)
+    crosscheck: str | None = None  # static beside live: agree, false_accept, false_reject
+    state: str | None = None  # the state read back (canonical JSON text), when judged live
+    unjudged: str | None = None  # why no reward could be computed
+
+    def metrics(self) -> dict[str, float]:
+        """The verdicts as numbers (1.0 / 0.0) for a trainer's logs; those not computed
+        are left out."""
+        out = {"sr_loc": float(self.sr_loc), "sr_int": float(self.sr_int),
+               "static_exact": float(self.static_exact),
+               "parse_error": float(self.parse_error is not None),
+               "action_error": float(self.action_error is not None),
+               "unjudged": float(self.unjudged is not None)}
+        if self.live_exact is not None:
+            out["live_exact"] = float(self.live_exact)
+        if self.crosscheck is not None:
+            out["false_accept"] = float(self.crosscheck == "false_accept")
+            out["false_reject"] = float(self.crosscheck == "false_reject")
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        return {"reward": self.reward, "mode": self.mode, "parse_error": self.parse_error,
+                "action_error": self.action_error, "sr_loc": self.sr_loc,
+                "sr_int": self.sr_int, "static_exact": self.static_exact,
+                "live_exact": self.live_exact, "crosscheck": self.crosscheck,
+                "state": self.state, "unjudged": self.unjudged}
+
+
+def check_mode(mode: str) -> RewardMode:
+    if mode not in REWARD_MODES:
+        raise ValueError(f"reward mode must be one of {list(REWARD_MODES)}, got {mode!r}")
+    return mode  # type: ignore[return-value]
+
+
+def needs_live(mode: RewardMode, crosscheck: bool) -> bool:
+    """Whether scoring in `mode` performs the gestures (only `box` alone does not)."""
+    return mode != "box" or crosscheck
+
+
+def score_group(backend: Backend | None, truth: GroundTruth, completions: Sequence[Any],
+                mode: RewardMode = "exact", crosscheck: bool = False) -> list[Score]:
+    """Score the completions of one instance, on one render of it when judged live.
+
+    `backend` shows `truth`'s platform at its screenshot size (None: `box` mode without
+    `crosscheck`). BackendCrashed propagates: the caller retries or gives up."""
+    answers = [read_answer(c, truth) for c in completions]
+    live = needs_live(mode, crosscheck)
+    states: dict[int, Any] = {}
+    if live:
+        performed = [i for i, answer in enumerate(answers) if answer.performable]
+        if performed:
+            if backend is None:
+                raise ValueError(f"mode {mode!r} judges live: it needs a backend")
+            instance = truth.instance
+            got = backend.probe(instance.live, instance.gesture,
+                                [(answers[i].p0, answers[i].p1) for i in performed])
+            states = dict(zip(performed, got, strict=True))
+    return [_score(truth, answer, states.get(i), mode, live)
+            for i, answer in enumerate(answers)]
+
+
+def _score(truth: GroundTruth, answer: ReadAnswer, state: Any, mode: RewardMode,
+           live: bool) -> Score:
+    if answer.parse_error is not None:  # nothing performed: the goal is not reached
+        return Score(reward=0.0, mode=mode, parse_error=answer.parse_error,
+                     live_exact=False if live else None, crosscheck="agree" if live else None)
+    instance = truth.instance
+    boxes = instance.boxes.current
+    if not live:  # the box proxy alone, as judge computes it
+        exact = scoring.static_exact(answer.p1, boxes)
+        static = scoring.stage_verdicts(answer.p0, answer.p1, boxes, exact)
+        return Score(reward=float(exact) if answer.action_error is None else 0.0, mode=mode,
+                     action_error=answer.action_error, sr_loc=static.sr_loc,
+                     sr_int=static.sr_int, static_exact=exact)
+    shown = instance.current_state if answer.action_error is not None else state
+    judged = judge(instance, answer.p0, answer.p1, shown, boxes=boxes,
+                   action_error=answer.action_error)
+    if answer.action_error is not None:
+        reward = 0.0
+    elif mode == "exact":
+        reward = float(judged.live_exact)
+    elif mode == "box":
+        reward = float(judged.static_exact)
+    else:
+        distance = COMPONENTS[instance.component].distance(state, instance.goal_state,
+                                                           instance.live.params)
+        reward = 1.0 - min(1.0, max(0.0, float(distance)))
+    return Score(reward=reward, mode=mode, action_error=answer.action_error,
+                 sr_loc=judged.static.sr_loc, sr_int=judged.static.sr_int,
+                 static_exact=judged.static_exact, live_exact=judged.live_exact,
+                 crosscheck=judged.crosscheck,
+                 state=None if answer.action_error is not None else encode_state(state))
+
+
+@lru_cache(maxsize=4096)
+def _read_cached(text: str) -> GroundTruth:
+    # A group's rows repeat one ground truth text (10-20 kB for a page): read it once.
+    return GroundTruth.read(text)
+
+
+def read_truth(value: Any) -> GroundTruth:
+    """A ground truth from what a trainer passes (text, dict, verl's reward_model dict)."""
+    if isinstance(value, dict) and "ground_truth" in value and "instance" not in value:
+        value = value["ground_truth"]
+    if isinstance(value, bytes):
+        value = value.decode()
+    return _read_cached(value) if isinstance(value, str) else GroundTruth.read(value)
+
+
+@dataclass
+class _Pending:
+    truth: GroundTruth
+    mode: RewardMode
+    completions: list[Any] = field(default_factory=list)
+    parts: list[tuple[Future, int, int]] = field(default_factory=list)  # future, start, end
+
+
+class RewardScorer:
+    """Scores completions for trainers (the module docstring): `score` for a batch,
+    `submit` for one instance's completions as they come, `ascore` from asyncio.
+
+    `workers` threads (default: one per core), each with backends of its own, made on
+    first use with `backend` / `backend_options` (as `gym.make` takes them). `mode` is the
+    default reward mode; `crosscheck` judges `box` rewards live too (for the metrics).
+    """
+
+    def __init__(self, mode: RewardMode = "exact", *, workers: int | None = None,
+                 crosscheck: bool = False, backend: str | None = None,
+                 backend_options: dict[str, Any] | None = None,
+                 max_pending: int = MAX_PENDING, max_group: int = MAX_GROUP,
+                 retries: int = RETRIES) -> None:
+        self.mode = check_mode(mode)
+        self.crosscheck = bool(crosscheck)
+        self.workers = int(workers or os.cpu_count() or 1)
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, got {workers}")
+        self.max_pending, self.max_group, self.retries = max_pending, max_group, retries
+        self._backend, self._backend_options = backend, dict(backend_options or {})
+        self._queue: OrderedDict[tuple[str, str], _Pending] = OrderedDict()
+        self._pending = 0  # completions waiting, not yet taken by a worker
+        self._busy = 0
+        self._cond = threading.Condition()
+        self._threads: list[threading.Thread] = []
+        self._closed = False
+        # Backends of a kind that cannot work from two threads at once (the desktop's one
+        # X input) take turns.
+        self._exclusive = threading.Lock()
+        self.counts = {"completions": 0, "renders": 0, "retried": 0, "unjudged": 0}
+
+    # -- the public calls -----------------------------------------------------
+    def score(self, truths: Sequence[Any], completions: Sequence[Any],
+              mode: RewardMode | None = None) -> list[Score]:
+        """One Score per completion; `truths[i]` is completion i's ground truth (text,
+        dict or GroundTruth), as trainers pass them: one per completion, repeated across
+        a group. Completions of one instance are scored together on one render."""
+        if len(truths) != len(completions):
+            raise ValueError(f"{len(truths)} ground truths for {len(completions)} completions: "
+                             "give one per completion")
+        groups: OrderedDict[str, tuple[GroundTruth, list[int]]] = OrderedDict()
+        for index, value in enumerate(truths):
+            truth = read_truth(value)
+            groups.setdefault(truth.key, (truth, []))[1].append(index)
+        futures = [(indices, self.submit(truth, [completions[i] for i in indices], mode))
+                   for truth, indices in groups.values()]
+        scores: list[Score | None] = [None] * len(completions)
+        for indices, future in futures:
+            for index, score in zip(indices, future.result(), strict=True):
+                scores[index] = score
+        return scores  # type: ignore[return-value]
+
+    async def ascore(self, truths: Sequence[Any], completions: Sequence[Any],
+                     mode: RewardMode | None = None) -> list[Score]:
+        """`score` without blocking the event loop."""
+        return await asyncio.to_thread(self.score, truths, completions, mode)
+
+    def submit(self, truth: GroundTruth | Any, completions: Sequence[Any],
+               mode: RewardMode | None = None) -> Future:
+        """Queue one instance's completions; the future gives their Scores in order.
+
+        Raises Overloaded when more than `max_pending` completions would be waiting."""
+        truth = read_truth(truth)
+        mode = check_mode(mode or self.mode)
+        future: Future = Future()
+        if not needs_live(mode, self.crosscheck):  # static: nothing to wait for
+            future.set_result(score_group(None, truth, completions, mode))
+            return future
+        with self._cond:
+            if self._closed:
+                raise RuntimeError("the reward scorer is closed")
+            if self._pending + len(completions) > self.max_pending:
+                raise Overloaded(f"{self._pending} completions are waiting to be scored, "
+                                 f"the most this scorer holds is {self.max_pending}")
+            self._start_workers()
+            pending = self._queue.get((truth.key, mode))
+            if pending is None or len(pending.completions) >= self.max_group:
+                pending = self._queue[(truth.key, mode)] = _Pending(truth, mode)
+            start = len(pending.completions)
+            pending.completions.extend(completions)
+            pending.parts.append((future, start, len(pending.completions)))
+            self._pending += len(completions)
+            self._cond.notify()
+        return future
+
+    def status(self) -> dict[str, Any]:
+        """Workers, waiting completions and what was scored so far (the server's /health)."""
+        with self._cond:
+            return {"workers": self.workers, "busy": self._busy, "pending": self._pending,
+                    "max_pending": self.max_pending, **self.counts}
+
+    def close(self) -> None:
+        """Finish what was submitted, then stop the workers and their backends."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        for thread in self._threads:
+            thread.join()
+        self._threads.clear()
+
+    def __enter__(self) -> RewardScorer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the workers ------------------------------------------------------------
+    def _start_workers(self) -> None:
+        while len(self._threads) < self.workers:
+            thread = threading.Thread(target=self._work, daemon=True,
+                                      name=f"finestate-reward-{len(self._threads)}")
+            self._threads.append(thread)
+            thread.start()
+
+    def _work(self) -> None:
+        pool = BackendPool(self._backend_options, self._backend)
+        try:
+            while True:
+                with self._cond:
+                    while not self._queue and not self._closed:
+                        self._cond.wait()
+                    if not self._queue:
+                        return
+                    _, pending = self._queue.popitem(last=False)
+                    self._pending -= len(pending.completions)
+                    self._busy += 1
+                # A caller that gave up (a client gone) cancelled its future: skipped.
+                parts = [p for p in pending.parts if p[0].set_running_or_notify_cancel()]
+                try:
+                    scores = self._score_pending(pool, pending) if parts else []
+                except BaseException as exc:  # a bug: every caller hears of it
+                    for future, _, _ in parts:
+                        future.set_exception(exc)
+                else:
+                    for future, start, end in parts:
+                        future.set_result(scores[start:end])
+                finally:
+                    with self._cond:
+                        self._busy -= 1
+        finally:
+            pool.close()
+
+    def _score_pending(self, pool: BackendPool, pending: _Pending) -> list[Score]:
+        backend = pool.for_instance(pending.truth.instance)
+        why = None
+        for attempt in range(self.retries + 1):
+            try:
+                with self._turn(backend):
+                    scores = score_group(backend, pending.truth, pending.completions,
+                                         pending.mode, self.crosscheck)
+            except BackendCrashed as exc:  # the backend restarts on its next render
+                why = str(exc)
+                self._count("retried", attempt < self.retries)
+                continue
+            self._count("renders", 1)
+            self._count("completions", len(scores))
+            return scores
+        self._count("unjudged", len(pending.completions))
+        return [Score(reward=None, mode=pending.mode,
+                      unjudged=f"not judged after {self.retries + 1} tries: {why}")
+                for _ in pending.completions]
+
+    def _turn(self, backend: Backend) -> contextlib.AbstractContextManager:
+        return contextlib.nullcontext() if backend.concurrent_steps else self._exclusive
+
+    def _count(self, name: str, amount: int) -> None:
+        with self._cond:
+            self.counts[name] += int(amount)

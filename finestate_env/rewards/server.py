@@ -1,0 +1,181 @@
+"""The reward server: live rewards over HTTP for trainers on other machines (`finestate serve`).
+
+An ASGI app (FastAPI, served by uvicorn) over one RewardScorer; it only receives,
+batches and answers, the scoring is the scorer's (rewards/scorer.py).
+
+- `POST /get_reward`: OpenRLHF's remote reward protocol (`--reward.remote_url
+  http://HOST:PORT/get_reward`): `{"query": [...], "prompts": [...], "labels": [...]}`
+  -> `{"rewards": [...], "scores": [...], "extra_logs": {name: [...]}}`, each label a row's
+  ground truth and each response what follows its prompt in its query. A sample that
+  could not be judged is answered 503: OpenRLHF's client retries (5 times, 1 s apart),
+  and the browser has restarted meanwhile; OpenRLHF has no way to leave a sample out, so
+  a null reward is never sent to it.
+- `POST /score`: `{"groups": [{"ground_truth": ..., "completions": [...]}], "mode":
+  "exact" | "box" | "shaped"}` -> `{"groups": [{"rewards": [...], "scores": [{...}]}]}`,
+  each score with its verdicts (rewards/scorer.py, Score); a reward that could not be
+  computed is null and its `unjudged` says why.
+- `GET /health`: the workers, what waits, what was scored.
+
+Requests for the same instance that arrive while the workers are busy are merged and
+scored on one render (OpenRLHF sends one sample per request: a group of 8 arrives as 8
+requests). The queue is bounded: past `max_pending` waiting completions a request is
+refused with 503 and Retry-After, never queued without bound. A request body over
+`max_body` bytes is refused with 413. Bad requests get 422 naming the field. With a
+token, every request but /health needs `Authorization: Bearer <token>`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from finestate_env.rewards.completions import response_of
+from finestate_env.rewards.ground_truth import BadGroundTruth
+from finestate_env.rewards.scorer import Overloaded, RewardMode, RewardScorer, read_truth
+from finestate_env.rewards.trainers import openrlhf_answer
+
+log = logging.getLogger("finestate.serve")
+# The largest request body read (bytes): a group of 16 completions of a page instance is
+# ~0.3 MB with its ground truths repeated.
+MAX_BODY = 64 * 1024 * 1024
+RETRY_AFTER_S = 1
+
+
+class RewardRequest(BaseModel):
+    """OpenRLHF's remote reward request."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    query: list[str] = Field(min_length=1)
+    prompts: list[str]
+    labels: list[str]
+
+
+class ScoreGroup(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    ground_truth: str | dict[str, Any]
+    completions: list[str | list[Any] | dict[str, Any]] = Field(min_length=1)
+
+
+class ScoreRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    groups: list[ScoreGroup] = Field(min_length=1)
+    mode: RewardMode | None = None
+
+
+class _Refused(Exception):
+    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None):
+        super().__init__(detail)
+        self.status, self.detail, self.headers = status, detail, headers
+
+
+def create_app(scorer: RewardScorer, *, token: str | None = None,
+               max_body: int = MAX_BODY) -> FastAPI:
+    """The server's app over `scorer` (closed when the app shuts down)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        await asyncio.to_thread(scorer.close)
+
+    app = FastAPI(title="finestate-env reward server", lifespan=lifespan)
+
+    @app.middleware("http")
+    async def guard(request: Request, call_next):
+        if token is not None and request.url.path != "/health":
+            given = request.headers.get("authorization", "")
+            if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+                return _error(401, "authorization: a valid 'Bearer <token>' header is needed")
+        length = request.headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > max_body:
+            return _error(413, f"body: {length} bytes, the most this server reads is {max_body}")
+        return await call_next(request)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError):
+        return _error(422, "; ".join(_field_error(e) for e in exc.errors()[:5]))
+
+    @app.exception_handler(_Refused)
+    async def refused(request: Request, exc: _Refused):
+        return _error(exc.status, exc.detail, exc.headers)
+
+    @app.get("/health")
+    async def health() -> dict[str, Any]:
+        return {"status": "ok", "mode": scorer.mode, **scorer.status()}
+
+    @app.post("/get_reward")
+    async def get_reward(body: RewardRequest) -> dict[str, Any]:
+        n = len(body.query)
+        for name in ("prompts", "labels"):
+            if len(getattr(body, name)) != n:
+                raise _Refused(422, f"{name}: {len(getattr(body, name))} items for {n} queries; "
+                                    "give one per query")
+        responses = [response_of(q, p) for q, p in zip(body.query, body.prompts, strict=True)]
+        scores = await _score(scorer, [(f"labels[{i}]", label, [response])
+                                       for i, (label, response)
+                                       in enumerate(zip(body.labels, responses, strict=True))],
+                              None)
+        flat = [group[0] for group in scores]
+        missing = [s for s in flat if s.reward is None]
+        if missing:  # OpenRLHF retries a 503; a null reward would break its step
+            raise _Refused(503, f"{len(missing)} of {n} samples could not be judged: "
+                                f"{missing[0].unjudged}", {"Retry-After": str(RETRY_AFTER_S)})
+        return openrlhf_answer(flat)
+
+    @app.post("/score")
+    async def score(body: ScoreRequest) -> dict[str, Any]:
+        groups = await _score(scorer, [(f"groups[{i}].ground_truth", g.ground_truth,
+                                        g.completions) for i, g in enumerate(body.groups)],
+                              body.mode)
+        return {"groups": [{"rewards": [s.reward for s in group],
+                            "scores": [s.as_json() for s in group]} for group in groups]}
+
+    return app
+
+
+async def _score(scorer: RewardScorer, groups: list[tuple[str, Any, list[Any]]],
+                 mode: RewardMode | None) -> list[list[Any]]:
+    """Submit each (field name, ground truth, completions) group and await its scores;
+    a bad ground truth is refused naming its field, a full queue with 503."""
+    futures = []
+    for field, value, completions in groups:
+        try:
+            truth = read_truth(value)
+        except (BadGroundTruth, json.JSONDecodeError, TypeError) as exc:
+            raise _Refused(422, f"{field}: {exc}") from None
+        try:
+            futures.append(asyncio.wrap_future(scorer.submit(truth, completions, mode)))
+        except Overloaded as exc:
+            for future in futures:
+                future.cancel()
+            raise _Refused(503, str(exc), {"Retry-After": str(RETRY_AFTER_S)}) from None
+    return list(await asyncio.gather(*futures))
+
+
+def _field_error(error: dict[str, Any]) -> str:
+    where = ".".join(str(part) for part in error.get("loc", ()) if part != "body") or "body"
+    return f"{where}: {error.get('msg', 'invalid')}"
+
+
+def _error(status: int, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"detail": detail}, status_code=status, headers=headers)
+
+
+def serve(scorer: RewardScorer, host: str = "127.0.0.1", port: int = 8000, *,
+          token: str | None = None, log_level: str = "warning") -> None:
+    """Run the server until interrupted (uvicorn, one process; the scorer's workers score)."""
+    import uvicorn
+
+    uvicorn.run(create_app(scorer, token=token), host=host, port=port, log_level=log_level,
+                timeout_graceful_shutdown=30)
