@@ -9,7 +9,7 @@ import pytest
 
 from finestate_env.agents.answers import parse_points
 from finestate_env.agents.vlm_prompt import profile_for, qwen_smart_resize
-from finestate_env.core.schema import BoxSet, Boxes, Instance, Instructions, LiveSpec, Size
+from finestate_env.core.schema import Boxes, BoxSet, Instance, Instructions, LiveSpec, Size
 from finestate_env.rewards import BadGroundTruth, GroundTruth, ground_truth
 from finestate_env.rewards.completions import completion_text, read_answer, response_of
 

@@ -1,0 +1,146 @@
+"""Group scoring on one render gives exactly what an episode per completion gives.
+
+The scorer performs every completion of an instance on one render, restoring the
+current state in the page between gestures (Backend.probe). These tests hold that
+against the env itself: for points anywhere (on the control, beside it, on other
+controls of the page), the state read back, the reward and the verdicts equal those of
+a fresh episode of the same instance stepped with the same points."""
+
+from __future__ import annotations
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from finestate_env.core.coords import box_center
+from finestate_env.rewards import RewardScorer, ground_truth
+from finestate_env.rewards.scorer import score_group
+
+
+def spread_points(instance, rng, count: int) -> list[tuple[tuple[float, float], ...]]:
+    """(p0, p1) pairs: the oracle's, then points in and around the control and anywhere
+    on the screen, as a group of sampled completions would land."""
+    current = instance.boxes.current
+    width, height = instance.size.width, instance.size.height
+    x1, y1, x2, y2 = current.loc
+    near = np.array([max(0, x1 - 30), max(0, y1 - 30), min(width - 1, x2 + 30),
+                     min(height - 1, y2 + 30)], float)
+    pairs = [(box_center(current.now), box_center(current.goal)),
+             (box_center(current.loc), box_center(current.core))]
+    while len(pairs) < count:
+        where = near if rng.random() < 0.75 else np.array([0, 0, width - 1, height - 1], float)
+        p0, p1 = (tuple(float(v) for v in rng.uniform(where[:2], where[2:]).round(1))
+                  for _ in range(2))
+        pairs.append((p0, p1))
+    return pairs
+
+
+def episode_per_pair(env, instance, pairs):
+    """What the env says of each pair, each in a fresh episode of `instance`."""
+    results = []
+    for p0, p1 in pairs:
+        env.reset(options={"instance": instance})
+        _, reward, _, _, info = env.step({"p0": np.array(p0, np.float32),
+                                          "p1": np.array(p1, np.float32)})
+        results.append((reward, info["state"], info["crosscheck"], info["static"]["sr_loc"],
+                        info["static"]["sr_int"]))
+    return results
+
+
+def scored(scores):
+    return [(s.reward, s.state, s.crosscheck, s.sr_loc, s.sr_int) for s in scores]
+
+
+def as_completions(pairs):
+    # float32, as the env's action space holds them
+    return [json.dumps({"p0": [float(np.float32(v)) for v in p0],
+                        "p1": [float(np.float32(v)) for v in p1]}) for p0, p1 in pairs]
+
+
+def test_lone_controls_of_every_type(env_for, component):
+    env = env_for(component)
+    rng = np.random.default_rng(abs(hash(component)) % 2**32)
+    env.reset(seed=101)
+    instance = env.instance
+    pairs = spread_points(instance, rng, 6)
+    expected = episode_per_pair(env, instance, pairs)
+    truth = ground_truth(instance, "pixel")
+    assert scored(score_group(env.backend, truth, as_completions(pairs))) == expected
+    assert expected[0][0] == 1.0  # the oracle's points reach the goal: the test can see both
+
+
+@pytest.fixture(scope="module")
+def page_env():
+    env = gym.make("FineState-Web-v0").unwrapped  # the default scene: an app page
+    yield env
+    env.close()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_app_pages(page_env, seed):
+    rng = np.random.default_rng(seed)
+    page_env.reset(seed=1000 + seed)
+    instance = page_env.instance
+    pairs = spread_points(instance, rng, 10)
+    expected = episode_per_pair(page_env, instance, pairs)
+    truth = ground_truth(instance, "pixel")
+    assert scored(score_group(page_env.backend, truth, as_completions(pairs))) == expected
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_phone_pages(seed):
+    env = gym.make("FineState-Mobile-v0").unwrapped
+    try:
+        rng = np.random.default_rng(seed)
+        env.reset(seed=2000 + seed)
+        instance = env.instance
+        pairs = spread_points(instance, rng, 6)
+        expected = episode_per_pair(env, instance, pairs)
+        truth = ground_truth(instance, "pixel")
+        assert scored(score_group(env.backend, truth, as_completions(pairs))) == expected
+    finally:
+        env.close()
+
+
+def test_desktop_controls():
+    env = gym.make("FineState-Desktop-v0", scene="control").unwrapped
+    try:
+        for seed in range(3):
+            rng = np.random.default_rng(seed)
+            env.reset(seed=3000 + seed)
+            instance = env.instance
+            pairs = spread_points(instance, rng, 5)
+            expected = episode_per_pair(env, instance, pairs)
+            truth = ground_truth(instance, "pixel")
+            assert scored(score_group(env.backend, truth, as_completions(pairs))) == expected
+    finally:
+        env.close()
+
+
+def test_the_scorer_reads_each_rows_convention_and_renders_once_per_instance(page_env):
+    """Through RewardScorer and its own browsers: rows of two instances in the 0-1000
+    convention, interleaved as a trainer's batch is, score as the same points given in
+    pixels do on the env's backend (and those equal episodes: the tests above)."""
+    rows = []
+    for seed in (7, 8):
+        page_env.reset(seed=seed)
+        instance = page_env.instance
+        grid_truth, pixel_truth = ground_truth(instance, "1000"), ground_truth(instance, "pixel")
+        rng = np.random.default_rng(seed)
+        x1, y1, x2, y2 = instance.boxes.current.loc
+        width, height = instance.size.width, instance.size.height
+        grid = [[int(rng.integers(x1 * 1000 // width, x2 * 1000 // width + 2)),
+                 int(rng.integers(y1 * 1000 // height, y2 * 1000 // height + 2))]
+                for _ in range(8)]
+        completions = [json.dumps({"p0": grid[i], "p1": grid[i + 4]}) for i in range(4)]
+        in_pixels = [json.dumps({"p0": grid_truth.to_pixels(grid[i]),
+                                 "p1": grid_truth.to_pixels(grid[i + 4])}) for i in range(4)]
+        expected = score_group(page_env.backend, pixel_truth, in_pixels)
+        rows += [(grid_truth.text(), c, e) for c, e in zip(completions, expected, strict=True)]
+    order = [0, 4, 1, 5, 2, 6, 3, 7]
+    with RewardScorer(workers=2) as scorer:
+        scores = scorer.score([rows[i][0] for i in order], [rows[i][1] for i in order])
+        assert scored(scores) == scored([rows[i][2] for i in order])
+        assert scorer.status()["renders"] == 2
