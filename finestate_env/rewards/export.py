@@ -7,16 +7,19 @@ as they are:
 
 - `data_source`: "finestate/<platform>" (verl picks the reward function by it);
 - `prompt`: one user message asking for the two points in the convention of the model
-  profile (agents/vlm_prompt.py). verl wants the image's place marked in the text
-  (`<image>`), TRL puts the image before the text itself: the prompt is written for
-  one of them (`trainer`), in `DIR/<trainer>/`;
+  profile (agents/vlm_prompt.py). verl and OpenRLHF want the image's place marked in
+  the text (`<image>`), TRL puts the image before the text itself: the prompt is
+  written for one of them (`trainer`), in `DIR/<trainer>/`;
 - `images`: the screenshot, one PNG per row (Hugging Face `datasets` decodes it to a PIL
   image: the Parquet carries the datasets feature types);
 - `reward_model`: `{"style": "rule", "ground_truth": <JSON text>}`, the ground truth of
   rewards/ground_truth.py: the instance with the live block that renders the same
   screen again, its boxes, and the answer's convention and frame;
 - `extra_info`: the row's index, split, instance id, type, family, gesture, platform,
-  episode seed.
+  episode seed;
+- OpenRLHF's folder only: `label`, the ground truth's JSON text again, at the top level
+  (OpenRLHF's `--data.label_key` names a top-level column and sends its value, which
+  must be that text, to the reward server or `reward_func` as it is).
 
 `DIR/export.json` says how the files were made. The same arguments write the same
 files, byte for byte.
@@ -45,9 +48,10 @@ from finestate_env.datasets.generate import (
 )
 from finestate_env.rewards.ground_truth import ground_truth
 
-Trainer = Literal["trl", "verl"]
-TRAINERS: tuple[Trainer, ...] = ("trl", "verl")
-IMAGE_PLACEHOLDER = "<image>"  # where verl's RLHFDataset puts the image in the text
+Trainer = Literal["trl", "verl", "openrlhf"]
+TRAINERS: tuple[Trainer, ...] = ("trl", "verl", "openrlhf")
+# Where verl's RLHFDataset and OpenRLHF's PromptDataset put the image in the text.
+IMAGE_PLACEHOLDER = "<image>"
 # The test split's plan is drawn apart from the train split's.
 TEST_PLAN_SALT = 7919
 ROWS_PER_GROUP = 64  # Parquet row group: bounded memory while writing
@@ -61,9 +65,9 @@ class ExportResult:
     instances_per_second: float
 
 
-def parquet_schema():
-    """The Arrow schema of a row, with the Hugging Face feature types that make `datasets`
-    decode `images` as PIL images."""
+def parquet_schema(trainer: Trainer = "trl"):
+    """The Arrow schema of a row for `trainer`, with the Hugging Face feature types that
+    make `datasets` decode `images` as PIL images."""
     import pyarrow as pa
 
     message = pa.struct([("role", pa.string()), ("content", pa.string())])
@@ -84,20 +88,24 @@ def parquet_schema():
             ("component", "string"), ("family", "string"), ("gesture", "string"),
             ("platform", "string"), ("seed", "int64"))},
     }
-    return pa.schema([("data_source", pa.string()), ("prompt", pa.list_(message)),
-                      ("images", pa.list_(image)),
-                      ("reward_model", pa.struct([("style", pa.string()),
-                                                  ("ground_truth", pa.string())])),
-                      ("extra_info", extra)],
+    fields = [("data_source", pa.string()), ("prompt", pa.list_(message)),
+              ("images", pa.list_(image)),
+              ("reward_model", pa.struct([("style", pa.string()),
+                                          ("ground_truth", pa.string())])),
+              ("extra_info", extra)]
+    if trainer == "openrlhf":
+        fields.append(("label", pa.string()))
+        features["label"] = {"dtype": "string", "_type": "Value"}
+    return pa.schema(fields,
                      metadata={"huggingface": json.dumps({"info": {"features": features}})})
 
 
 def prompt_text(instance: Instance, coords: CoordConvention, frame: tuple[int, int],
                 trainer: Trainer) -> str:
     """The user message's text: the task in the profile's convention, over the frame
-    the model sees; for verl with the image's placeholder in front."""
+    the model sees; for verl and OpenRLHF with the image's placeholder in front."""
     text = task_prompt(instance.instructions.interact, coords, frame)
-    return IMAGE_PLACEHOLDER + text if trainer == "verl" else text
+    return text if trainer == "trl" else IMAGE_PLACEHOLDER + text
 
 
 def export_rl(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: int = 0,
@@ -174,12 +182,12 @@ def _write_split(paths: dict[Trainer, Path], rows: Iterable[tuple[Instance, byte
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    schema = parquet_schema()
+    schemas = {trainer: parquet_schema(trainer) for trainer in paths}
     writers = {}
     try:
         for trainer, path in paths.items():
             path.parent.mkdir(parents=True, exist_ok=True)
-            writers[trainer] = pq.ParquetWriter(path, schema, compression="zstd")
+            writers[trainer] = pq.ParquetWriter(path, schemas[trainer], compression="zstd")
         batch: list[tuple[Instance, bytes, tuple[int, int]]] = []
         index = 0
         for row in itertools.chain(rows, [None]):  # None: the end, write what is left
@@ -189,7 +197,8 @@ def _write_split(paths: dict[Trainer, Path], rows: Iterable[tuple[Instance, byte
                 for trainer, writer in writers.items():
                     writer.write_table(pa.Table.from_pylist(
                         [_row(inst, png, split, index + i, coords, frame, trainer)
-                         for i, (inst, png, frame) in enumerate(batch)], schema=schema))
+                         for i, (inst, png, frame) in enumerate(batch)],
+                        schema=schemas[trainer]))
                 index += len(batch)
                 batch = []
     finally:
@@ -199,14 +208,17 @@ def _write_split(paths: dict[Trainer, Path], rows: Iterable[tuple[Instance, byte
 
 def _row(instance: Instance, png: bytes, split: str, index: int, coords: CoordConvention,
          frame: tuple[int, int], trainer: Trainer) -> dict:
-    truth = ground_truth(instance, coords, frame)
-    return {
+    truth = ground_truth(instance, coords, frame).text()
+    row = {
         "data_source": f"finestate/{instance.platform}",
         "prompt": [{"role": "user", "content": prompt_text(instance, coords, frame, trainer)}],
         "images": [{"bytes": png, "path": None}],
-        "reward_model": {"style": "rule", "ground_truth": truth.text()},
+        "reward_model": {"style": "rule", "ground_truth": truth},
         "extra_info": {"index": index, "split": split, "id": instance.id,
                        "component": instance.component, "family": instance.family,
                        "gesture": instance.gesture, "platform": instance.platform,
                        "seed": instance.live.seed},
     }
+    if trainer == "openrlhf":
+        row["label"] = truth
+    return row

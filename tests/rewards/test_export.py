@@ -1,7 +1,7 @@
 """`finestate export-rl`: each row's image is, pixel for pixel, the env's render of its
 ground truth; the prompt asks in the profile's convention; the files are the same for
-the same arguments. (That TRL's and verl's own loaders take the files as they are is
-tests/examples/test_trainers.py's, in the trainers' venv.)"""
+the same arguments. (That TRL's, verl's and OpenRLHF's own loaders take the files as they
+are is tests/examples/test_trainers.py's, in the trainers' venv.)"""
 
 from __future__ import annotations
 
@@ -81,6 +81,18 @@ def test_the_columns_trl_and_verl_read(web_export):
         assert v["extra_info"]["component"] == truth.instance.component
     meta = json.loads((out / "export.json").read_text())
     assert meta["coords"] == "1000" and meta["rows"] == {"train": 6, "test": 2}
+
+
+def test_openrlhfs_rows_are_verls_with_the_label_at_the_top(web_export):
+    # OpenRLHF's --data.label_key names a top-level column and sends its value as it is
+    out, result = web_export
+    assert set(result.files) == {f"{t}/{s}" for t in ("trl", "verl", "openrlhf")
+                                 for s in ("train", "test")}
+    assert pq.read_schema(out / "openrlhf" / "train.parquet").equals(parquet_schema("openrlhf"))
+    verl, openrlhf = rows(out / "verl" / "train.parquet"), rows(out / "openrlhf" / "train.parquet")
+    for v, o in zip(verl, openrlhf, strict=True):
+        assert o.pop("label") == v["reward_model"]["ground_truth"]
+        assert o == v  # the <image> placeholder in the text, as OpenRLHF's dataset reads it
 
 
 def test_qwen25vl_rows_ask_in_the_frame_its_processor_resizes_to(tmp_path):

@@ -1,4 +1,5 @@
-"""`finestate export-rl`: a training dataset for VLM trainers (TRL, verl) as Parquet."""
+"""`finestate export-rl`: a training dataset for VLM trainers (TRL, verl, OpenRLHF) as
+Parquet."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ NAME = "export-rl"
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(NAME, help="render N instances live and write them as a "
-                                              "training dataset for TRL and verl (Parquet)")
+                                              "training dataset for TRL, verl and OpenRLHF "
+                                              "(Parquet)")
     parser.add_argument("--platform", choices=options.PLATFORMS, default="web")
     parser.add_argument("--n", type=options.whole_number, required=True,
                         help="training rows")
@@ -29,8 +31,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="Qwen2.5-VL: the processor's max_pixels when the trainer sets "
                              "one (its pixel answers are in the resized image's frame)")
     parser.add_argument("--trainer", type=options.split, default=None,
-                        help="trl, verl or both (default): the prompt's layout, one folder "
-                             "each")
+                        help="trl, verl, openrlhf (default: all three): the prompt's "
+                             "layout, one folder each")
     parser.add_argument("--component", type=options.split, default=None,
                         help="comma-separated component types (default: all)")
     parser.add_argument("--family", type=options.split, default=None,
