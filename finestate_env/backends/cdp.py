@@ -34,6 +34,8 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from finestate_env.backends import heap
+
 _LOG = logging.getLogger(__name__)
 _END = b"\0"  # ends every message, both ways
 _REPLY = b'{"id":'  # how Chromium starts a reply (an event starts with "method")
@@ -73,6 +75,7 @@ class CdpPipe:
     def __init__(self, to_browser: int, from_browser: int, name: str,
                  timeout: float = 10.0) -> None:
         self.name = name
+        heap.map_large_blocks()  # screenshots' buffers would fragment the heap (heap.py)
         self._out, self._in = to_browser, from_browser
         self._lock = threading.Lock()  # ids, pending replies, sessions
         self._write_lock = threading.Lock()  # one message after another on the pipe
