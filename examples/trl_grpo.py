@@ -114,16 +114,24 @@ def smoke() -> None:
     from chosen_answers import oracle_answer
 
     started = time.perf_counter()
+    phases: dict[str, float] = {}
+
+    def phase(name: str) -> None:
+        phases[name] = round(time.perf_counter() - started - sum(phases.values()), 2)
+
     torch.manual_seed(0)
     with tempfile.TemporaryDirectory(prefix="finestate-trl-") as tmp:
         export_rl(tmp, n=SMOKE_ROWS, seed=0, component=SMOKE_COMPONENTS, scene="control",
                   max_pixels=SMOKE_MAX_PIXELS, trainers=["trl"])
+        phase("export")
         rows = load_rows(tmp)
         answers = [oracle_answer(GroundTruth.read(row["reward_model"])) for row in rows]
         processor = tiny_vlm.processor([row["prompt"][0]["content"] for row in rows]
                                        + answers * 50, SMOKE_MAX_PIXELS)
         model = tiny_vlm.model(processor.tokenizer)
+        phase("model")
         warm_loss = warm_start(model, processor, rows, answers)
+        phase("warm_start")
         seen = watch_vision_tower(model)
         calls: list[dict] = []
         config = GRPOConfig(
@@ -136,9 +144,9 @@ def smoke() -> None:
                               processing_class=processor,
                               reward_funcs=[recording(async_live_reward, calls),
                                             recording(box_reward, calls)])
-        grpo_started = time.perf_counter()
+        phase("trainer")
         trainer.train()
-        grpo_s = time.perf_counter() - grpo_started
+        phase("grpo")
     logged = [entry for entry in trainer.state.log_history if "rewards/finestate_exact/mean"
               in entry]
     print(json.dumps({
@@ -153,7 +161,7 @@ def smoke() -> None:
                     if key.startswith(("rewards/", "finestate/", "reward")) or key == "step"}
                    for entry in logged],
         "vision_tower": seen,
-        "grpo_s": round(grpo_s, 2), "wall_s": round(time.perf_counter() - started, 2),
+        "seconds": phases, "wall_s": round(time.perf_counter() - started, 2),
     }))
 
 
