@@ -1,7 +1,7 @@
 """OpenRLHF's own reward client against `finestate serve`, and its loader on
 examples/openrlhf_reward_func.py.
 
-    python examples/openrlhf_client_smoke.py --smoke    # what make test runs (CPU, ~20 s)
+    python examples/openrlhf_client_smoke.py --smoke    # what make test runs (CPU, ~25 s)
 
 The samples are built as OpenRLHF builds them: `finestate export-rl`'s openrlhf folder
 loaded with `datasets` (as OpenRLHF's blending_datasets loads a .parquet), each prompt

@@ -1,6 +1,6 @@
 """verl's own reward code calling examples/verl_reward.py on a batch built as verl builds it.
 
-    python examples/verl_reward_smoke.py --smoke      # what make test runs (CPU, ~20 s)
+    python examples/verl_reward_smoke.py --smoke      # what make test runs (CPU, ~25 s)
 
 The batch: `finestate export-rl`'s verl folder read by verl's RLHFDataset (with a
 Qwen2.5-VL processor built here, examples/tiny_vlm.py), collated by verl's collate_fn into
