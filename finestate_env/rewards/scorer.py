@@ -24,9 +24,13 @@ could not be judged (the browser died twice, a call timed out twice) gets the re
 None and says why (`unjudged`): never a silent 0.
 
 Work is done by worker threads, each with backends of its own (a page each in a shared
-browser by default). Completions submitted while every worker is busy wait in one queue,
-merged by instance, so concurrent requests for one instance share a render. The queue
-is bounded: past `max_pending` completions, `submit` raises Overloaded.
+browser by default; web pages drawn without frames, which probing does not need).
+Completions submitted while every worker is busy wait in one queue, merged by instance,
+so concurrent requests for one instance share a render. A worker's page is left showing
+the instance it scored last, and more completions of that instance wait for that worker,
+which goes on from there without rendering it again (WebBackend.probe): a group sent as
+one request per completion (OpenRLHF) costs one render. The queue is bounded: past
+`max_pending` completions, `submit` raises Overloaded.
 """
 
 from __future__ import annotations
@@ -55,8 +59,8 @@ RewardMode = Literal["exact", "box", "shaped"]
 REWARD_MODES: tuple[RewardMode, ...] = ("exact", "box", "shaped")
 # Completions that may wait for a worker before submit refuses more (Overloaded).
 MAX_PENDING = 4096
-# The most completions of one instance scored on one render (a bigger group waits for
-# the next render of the same instance).
+# The most completions of one instance scored in one probe call (a bigger group is scored
+# in turns, each going on from the page the last one left).
 MAX_GROUP = 64
 # Retries of a group whose renderer died or timed out (the backend restarts itself).
 RETRIES = 1
@@ -220,11 +224,13 @@ class RewardScorer:
         self._busy = 0
         self._cond = threading.Condition()
         self._threads: list[threading.Thread] = []
+        self._shown: dict[int, tuple[str, str]] = {}  # worker -> the instance its page shows
         self._closed = False
         # Backends of a kind that cannot work from two threads at once (the desktop's one
         # X input) take turns.
         self._exclusive = threading.Lock()
-        self.counts = {"completions": 0, "renders": 0, "retried": 0, "unjudged": 0}
+        self.counts = {"completions": 0, "groups": 0, "renders": 0, "retried": 0,
+                       "unjudged": 0}
 
     # -- the public calls -----------------------------------------------------
     def score(self, truths: Sequence[Any], completions: Sequence[Any],
@@ -271,13 +277,14 @@ class RewardScorer:
                                  f"the most this scorer holds is {self.max_pending}")
             self._start_workers()
             pending = self._queue.get((truth.key, mode))
-            if pending is None or len(pending.completions) >= self.max_group:
+            if pending is None:
                 pending = self._queue[(truth.key, mode)] = _Pending(truth, mode)
             start = len(pending.completions)
             pending.completions.extend(completions)
             pending.parts.append((future, start, len(pending.completions)))
             self._pending += len(completions)
-            self._cond.notify()
+            # Every worker looks: the one whose page shows this instance takes it (_take).
+            self._cond.notify_all()
         return future
 
     def status(self) -> dict[str, Any]:
@@ -310,17 +317,19 @@ class RewardScorer:
             thread.start()
 
     def _work(self) -> None:
-        pool = BackendPool(self._backend_options, self._backend)
+        pool = _Pool(self._backend_options, self._backend)
+        me = threading.get_ident()
         try:
             while True:
                 with self._cond:
-                    while not self._queue and not self._closed:
+                    while (pending := self._take(me)) is None:
+                        if self._closed and not self._queue:
+                            return
                         self._cond.wait()
-                    if not self._queue:
-                        return
-                    _, pending = self._queue.popitem(last=False)
                     self._pending -= len(pending.completions)
                     self._busy += 1
+                    if self._closed and not self._queue:
+                        self._cond.notify_all()  # workers that waited for this may stop
                 # A caller that gave up (a client gone) cancelled its future: skipped.
                 parts = [p for p in pending.parts if p[0].set_running_or_notify_cancel()]
                 try:
@@ -335,27 +344,58 @@ class RewardScorer:
                     with self._cond:
                         self._busy -= 1
         finally:
+            with self._cond:
+                self._shown.pop(me, None)
+                self._cond.notify_all()  # what this worker's page showed is anyone's now
             pool.close()
 
-    def _score_pending(self, pool: BackendPool, pending: _Pending) -> list[Score]:
+    def _take(self, me: int) -> _Pending | None:
+        """What worker `me` scores next (the lock held): more completions of the instance
+        its page shows, which go on from there without a render (WebBackend.probe); else
+        the oldest waiting instance that no other worker's page shows (that worker takes
+        it when it is free: concurrent requests of one instance, as OpenRLHF sends a
+        group, cost one render, not one per worker); None: nothing for this worker."""
+        key = self._shown.get(me)
+        if key in self._queue:
+            return self._queue.pop(key)
+        elsewhere = {shown for worker, shown in self._shown.items() if worker != me}
+        for key in self._queue:
+            if key not in elsewhere:
+                self._shown[me] = key
+                return self._queue.pop(key)
+        return None
+
+    def _score_pending(self, pool: _Pool, pending: _Pending) -> list[Score]:
         backend = pool.for_instance(pending.truth.instance)
+        scores: list[Score] = []
+        for start in range(0, len(pending.completions), self.max_group):
+            scores += self._score_chunk(backend, pending,
+                                        pending.completions[start:start + self.max_group])
+        return scores
+
+    def _score_chunk(self, backend: Backend, pending: _Pending,
+                     completions: list[Any]) -> list[Score]:
         why = None
         for attempt in range(self.retries + 1):
+            renders = getattr(backend, "probe_renders", None)
             try:
                 with self._turn(backend):
-                    scores = score_group(backend, pending.truth, pending.completions,
-                                         pending.mode, self.crosscheck)
+                    scores = score_group(backend, pending.truth, completions, pending.mode,
+                                         self.crosscheck)
             except BackendCrashed as exc:  # the backend restarts on its next render
                 why = str(exc)
                 self._count("retried", attempt < self.retries)
                 continue
-            self._count("renders", 1)
+            # A backend that went on from the page its last probe left (WebBackend.probe)
+            # did not render: renders counts what was shown, groups what was scored.
+            self._count("renders", 1 if renders is None else backend.probe_renders - renders)
+            self._count("groups", 1)
             self._count("completions", len(scores))
             return scores
-        self._count("unjudged", len(pending.completions))
+        self._count("unjudged", len(completions))
         return [Score(reward=None, mode=pending.mode,
                       unjudged=f"not judged after {self.retries + 1} tries: {why}")
-                for _ in pending.completions]
+                for _ in completions]
 
     def _turn(self, backend: Backend) -> contextlib.AbstractContextManager:
         return contextlib.nullcontext() if backend.concurrent_steps else self._exclusive
@@ -363,3 +403,22 @@ class RewardScorer:
     def _count(self, name: str, amount: int) -> None:
         with self._cond:
             self.counts[name] += int(amount)
+
+
+class _Pool:
+    """A worker's backends (replay/backend_pool.py), web pages among them drawn without
+    frames: the scorer only probes, and a page that paints nothing takes the same input
+    and reports the same states for ~30% less CPU (backends/web.py, `frames`)."""
+
+    def __init__(self, options: dict[str, Any], backend: str | None) -> None:
+        self._web = BackendPool({"frames": False, **options}, backend)
+        self._other = BackendPool(options, backend)
+        self._web_name = backend in (None, "web")
+
+    def for_instance(self, instance: Any) -> Backend:
+        web = self._web_name and instance.platform == "web"
+        return (self._web if web else self._other).for_instance(instance)
+
+    def close(self) -> None:
+        self._web.close()
+        self._other.close()
