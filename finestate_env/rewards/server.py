@@ -33,7 +33,7 @@ import logging
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -90,17 +90,7 @@ def create_app(scorer: RewardScorer, *, token: str | None = None,
         await asyncio.to_thread(scorer.close)
 
     app = FastAPI(title="finestate-env reward server", lifespan=lifespan)
-
-    @app.middleware("http")
-    async def guard(request: Request, call_next):
-        if token is not None and request.url.path != "/health":
-            given = request.headers.get("authorization", "")
-            if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
-                return _error(401, "authorization: a valid 'Bearer <token>' header is needed")
-        length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > max_body:
-            return _error(413, f"body: {length} bytes, the most this server reads is {max_body}")
-        return await call_next(request)
+    app.add_middleware(_Guard, token=token, max_body=max_body)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
@@ -111,11 +101,11 @@ def create_app(scorer: RewardScorer, *, token: str | None = None,
         return _error(exc.status, exc.detail, exc.headers)
 
     @app.get("/health")
-    async def health() -> dict[str, Any]:
-        return {"status": "ok", "mode": scorer.mode, **scorer.status()}
+    async def health() -> JSONResponse:
+        return JSONResponse({"status": "ok", "mode": scorer.mode, **scorer.status()})
 
     @app.post("/get_reward")
-    async def get_reward(body: RewardRequest) -> dict[str, Any]:
+    async def get_reward(body: RewardRequest) -> JSONResponse:
         n = len(body.query)
         for name in ("prompts", "labels"):
             if len(getattr(body, name)) != n:
@@ -131,15 +121,16 @@ def create_app(scorer: RewardScorer, *, token: str | None = None,
         if missing:  # OpenRLHF retries a 503; a null reward would break its step
             raise _Refused(503, f"{len(missing)} of {n} samples could not be judged: "
                                 f"{missing[0].unjudged}", {"Retry-After": str(RETRY_AFTER_S)})
-        return openrlhf_answer(flat)
+        return JSONResponse(openrlhf_answer(flat))
 
     @app.post("/score")
-    async def score(body: ScoreRequest) -> dict[str, Any]:
+    async def score(body: ScoreRequest) -> JSONResponse:
         groups = await _score(scorer, [(f"groups[{i}].ground_truth", g.ground_truth,
                                         g.completions) for i, g in enumerate(body.groups)],
                               body.mode)
-        return {"groups": [{"rewards": [s.reward for s in group],
-                            "scores": [s.as_json() for s in group]} for group in groups]}
+        return JSONResponse({"groups": [{"rewards": [s.reward for s in group],
+                                         "scores": [s.as_json() for s in group]}
+                                        for group in groups]})
 
     return app
 
@@ -163,9 +154,53 @@ async def _score(scorer: RewardScorer, groups: list[tuple[str, Any, list[Any]]],
     return list(await asyncio.gather(*futures))
 
 
+class _Guard:
+    """The token and the body's size, checked before anything is parsed (a plain ASGI
+    middleware: Starlette's BaseHTTPMiddleware costs a task group per request).
+
+    A body is refused with 413 when its Content-Length says it is too big, or, sent in
+    chunks, as soon as more than `max_body` bytes have arrived: never read whole first."""
+
+    def __init__(self, app, token: str | None, max_body: int) -> None:
+        self.app, self.max_body = app, max_body
+        self.expected = None if token is None else f"Bearer {token}".encode()
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = dict(scope["headers"])
+        if self.expected is not None and scope["path"] != "/health" and \
+                not hmac.compare_digest(headers.get(b"authorization", b""), self.expected):
+            return await _error(401, "authorization: a valid 'Bearer <token>' header is "
+                                     "needed")(scope, receive, send)
+        length = headers.get(b"content-length", b"")
+        if length.isdigit() and int(length) > self.max_body:
+            return await _error(413, f"body: {int(length)} bytes, the most this server reads "
+                                     f"is {self.max_body}")(scope, receive, send)
+        received = 0
+
+        async def limited():
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > self.max_body:  # FastAPI answers an HTTPException as it is
+                raise HTTPException(413, f"body: over {self.max_body} bytes, the most this "
+                                         "server reads")
+            return message
+
+        await self.app(scope, limited, send)
+
+
 def _field_error(error: dict[str, Any]) -> str:
-    where = ".".join(str(part) for part in error.get("loc", ()) if part != "body") or "body"
-    return f"{where}: {error.get('msg', 'invalid')}"
+    if error.get("type") == "json_invalid":  # loc is ("body", character offset)
+        where = error.get("loc", ("body", "?"))[-1]
+        why = (error.get("ctx") or {}).get("error", "JSON decode error")
+        return f"body: not JSON ({why} at character {where})"
+    where = ""
+    for part in error.get("loc", ())[1:] if error.get("loc", ("",))[0] == "body" else \
+            error.get("loc", ()):
+        where += f"[{part}]" if isinstance(part, int) else f".{part}" if where else str(part)
+    return f"{where or 'body'}: {error.get('msg', 'invalid')}"
 
 
 def _error(status: int, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:
