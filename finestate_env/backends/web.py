@@ -95,10 +95,19 @@ class WebBackend(Backend):
         launch = {"executable": self.chromium or find_chromium(self.headless),
                   "headless": self.headless, "args": self._launch_args(),
                   "page": self._context_options()}
-        self._browser = BROWSERS.acquire(launch, private=not self.shared_browser,
-                                         timeout_s=self.timeout_ms / 1000)
         try:
+            self._browser = BROWSERS.acquire(launch, private=not self.shared_browser,
+                                             timeout_s=self.timeout_ms / 1000)
             self._open_page()
+        except (CdpConnectionLost, CdpError) as exc:
+            # The browser died as it started or opened its page (killed again as it
+            # restarted): a crash like any other, which the caller may retry, not a bug.
+            crashed = self._browser.crashed if self._browser is not None else None
+            why = crashed or (str(exc) if isinstance(exc, CdpConnectionLost) else None)
+            self.close()
+            if why is None:
+                raise
+            raise BackendCrashed(f"Chromium died as it started: {why}") from exc
         except BaseException:
             self.close()
             raise
