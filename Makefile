@@ -93,6 +93,11 @@ bench: install
 	  --backend-options '{"serial": "{serial}", "adb_port": {adb_port}}' --scene page \
 	  --episodes 5 --component slider,switch,date_picker,drag_reorder --audit-density 0 \
 	  --replay-instances 0 --out bench-adb-page.json
+	# Live rewards for GRPO groups of 8 (#33), app pages and lone controls: RewardScorer in
+	# process as TRL calls it, finestate serve under 8 clients sending one completion a request
+	# as OpenRLHF does, and the static box reward on the same rows. About a minute. Rewards that
+	# differ between the paths, or go unjudged, are reported by the summary at the end.
+	-$(PY) -m benchmarks.reward_bench --groups 24 --passes 2 --out bench-rewards.json
 	# The learning result: SB3 DQN on curriculum levels 0 and 1, success on 200 held-out seeds
 	# before and after (and a random tap), a plot beside each JSON. About 19 min in all.
 	$(PY) -m benchmarks.learn_bench --level 0 --budget-minutes 9 --out bench-learn-level0.json

@@ -16,6 +16,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from benchmarks.reward_bench import IN_PROCESS_TARGET, SERVER_TARGET
+
 
 def _load(folder: Path, name: str) -> dict | None:
     path = folder / name
@@ -145,6 +147,30 @@ def figures(folder: Path) -> tuple[list[dict], list[str]]:
 
     section("bench-learn-level0.json", learning)
     section("bench-learn-level1.json", learning)
+
+    def rewards(report: dict) -> None:
+        # Issue #33: live rewards for GRPO groups of 8, app pages and lone controls together
+        # (benchmarks/reward_bench.py, its first settings: the headline).
+        summary = report["summary"]
+        where = (f"{summary['workers']} workers, "
+                 f"{'one browser' if summary['shared_browser'] else 'own browsers'}")
+        if "in_process" in summary:
+            add(f"live rewards/s, groups of 8, in process ({where})",
+                summary["in_process"]["rewards_per_s"], IN_PROCESS_TARGET)
+            add("  CPU ms per live reward, in process (browsers included)",
+                summary["in_process"]["cpu_ms_per_reward"], better="lower", unit=" ms")
+        if "server" in summary:
+            add(f"live rewards/s, finestate serve, 8 clients ({where})",
+                summary["server"]["rewards_per_s"], SERVER_TARGET)
+            add("  CPU ms per live reward, the server's processes",
+                summary["server"]["cpu_ms_per_reward"], better="lower", unit=" ms")
+        if "box" in summary:
+            add("box rewards/s (static, no browser), the same rows",
+                summary["box"]["rewards_per_s"])
+        add("  live rewards equal across paths and settings", float(summary["agree"]), 1.0)
+        add("  completions left unjudged", summary["unjudged"], 0, "lower")
+
+    section("bench-rewards.json", rewards)
     return rows, missing
 
 
