@@ -422,7 +422,7 @@ def test_a_killed_browser_costs_no_false_reward_and_the_server_keeps_serving(row
         # The kills reached work in flight: it was retried (or, twice unlucky, refused).
         assert health["retried"] + honest >= 1, health
         # New browsers, and every answer right again.
-        assert browsers <= killed and chromium_pids(crashed.process.pid).isdisjoint(killed)
+        assert browsers & killed and chromium_pids(crashed.process.pid).isdisjoint(killed)
         for truth, completions, expected in rows:
             status, body, _ = post(port, "/score", {"groups": [
                 {"ground_truth": truth.text(), "completions": completions}]})
