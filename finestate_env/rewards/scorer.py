@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from finestate_env.backends import Backend, BackendCrashed
 from finestate_env.components import COMPONENTS
@@ -54,6 +54,9 @@ from finestate_env.env.episode import judge
 from finestate_env.replay.backend_pool import BackendPool
 from finestate_env.rewards.completions import ReadAnswer, read_answer
 from finestate_env.rewards.ground_truth import GroundTruth
+
+if TYPE_CHECKING:
+    from finestate_env.backends.web import WebBackend
 
 RewardMode = Literal["exact", "box", "shaped"]
 REWARD_MODES: tuple[RewardMode, ...] = ("exact", "box", "shaped")
@@ -369,15 +372,15 @@ class RewardScorer:
         backend = pool.for_instance(pending.truth.instance)
         scores: list[Score] = []
         for start in range(0, len(pending.completions), self.max_group):
-            scores += self._score_chunk(backend, pending,
+            scores += self._score_chunk(pool, backend, pending,
                                         pending.completions[start:start + self.max_group])
         return scores
 
-    def _score_chunk(self, backend: Backend, pending: _Pending,
+    def _score_chunk(self, pool: _Pool, backend: Backend, pending: _Pending,
                      completions: list[Any]) -> list[Score]:
         why = None
         for attempt in range(self.retries + 1):
-            renders = getattr(backend, "probe_renders", None)
+            renders = pool.renders(backend)
             try:
                 with self._turn(backend):
                     scores = score_group(backend, pending.truth, completions, pending.mode,
@@ -388,7 +391,7 @@ class RewardScorer:
                 continue
             # A backend that went on from the page its last probe left (WebBackend.probe)
             # did not render: renders counts what was shown, groups what was scored.
-            self._count("renders", 1 if renders is None else backend.probe_renders - renders)
+            self._count("renders", 1 if renders is None else pool.renders(backend) - renders)
             self._count("groups", 1)
             self._count("completions", len(scores))
             return scores
@@ -414,10 +417,21 @@ class _Pool:
         self._web = BackendPool({"frames": False, **options}, backend)
         self._other = BackendPool(options, backend)
         self._web_name = backend in (None, "web")
+        self._web_backends: dict[int, WebBackend] = {}
 
     def for_instance(self, instance: Any) -> Backend:
-        web = self._web_name and instance.platform == "web"
-        return (self._web if web else self._other).for_instance(instance)
+        if not (self._web_name and instance.platform == "web"):
+            return self._other.for_instance(instance)
+        backend = self._web.for_instance(instance)
+        self._web_backends[id(backend)] = backend
+        return backend
+
+    def renders(self, backend: Backend) -> int | None:
+        """How many probes of `backend` rendered so far, where it tells (the web backends
+        made here: WebBackend.probe goes on from its last probe's page); None: every
+        probe renders."""
+        web = self._web_backends.get(id(backend))
+        return None if web is None else web.probe_renders
 
     def close(self) -> None:
         self._web.close()
