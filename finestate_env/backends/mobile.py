@@ -46,11 +46,12 @@ class MobileBackend(WebBackend):
 
     def __init__(self, viewport: tuple[int, int] = DEFAULT_SCREEN,
                  device_scale_factor: float = DEFAULT_SCALE, headless: bool = True,
-                 timeout_ms: float = 10_000, chromium: str | None = None,
-                 shared_browser: bool = True, renew_every: int = RENEW_EVERY) -> None:
-        super().__init__(viewport=viewport, headless=headless, timeout_ms=timeout_ms,
+                 timeout_s: float = 10.0, chromium: str | None = None,
+                 shared_browser: bool = True, renew_every: int = RENEW_EVERY,
+                 browser_group: int | str | None = None) -> None:
+        super().__init__(viewport=viewport, headless=headless, timeout_s=timeout_s,
                          chromium=chromium, shared_browser=shared_browser,
-                         renew_every=renew_every)
+                         renew_every=renew_every, browser_group=browser_group)
         scale = float(device_scale_factor)
         if not (1.0 <= scale <= 5.0):
             raise ValueError(

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import json
+import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -37,7 +38,7 @@ from finestate_env.core.schema import Boxes, Gesture, LiveSpec
 
 WEB_ROOT = Path(components.__file__).parent / "web"
 ORIGIN = "http://finestate.invalid"  # .invalid never resolves: nothing can leak to a real host
-_CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css",
+CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css",
                   ".woff2": "font/woff2", ".ttf": "font/ttf", ".png": "image/png"}
 # Intermediate pointer moves of a drag: the controls only need to see motion.
 DRAG_STEPS = 4
@@ -63,9 +64,20 @@ class WebBackend(Backend):
     concurrent_steps = True
 
     def __init__(self, viewport: tuple[int, int] = (1280, 720), headless: bool = True,
-                 timeout_ms: float = 10_000, chromium: str | None = None,
+                 timeout_s: float = 10.0, chromium: str | None = None,
                  shared_browser: bool = True, renew_every: int = RENEW_EVERY,
-                 frames: bool = True) -> None:
+                 frames: bool = True, browser_group: int | str | None = None,
+                 timeout_ms: float | None = None) -> None:
+        """`timeout_s`: how long a call to the page may take before the page counts as
+        hung (BackendCrashed). `shared_browser`: the page shares a browser with the other
+        backends of this process made alike (False: a browser of its own);
+        `browser_group`: of those, only with the ones of the same group (make_vec spreads
+        its envs over groups: env/vector.py). `timeout_ms` is the old name of timeout_s,
+        in milliseconds."""
+        if timeout_ms is not None:
+            warnings.warn("WebBackend's timeout_ms is now timeout_s (seconds), as every "
+                          "backend names it", DeprecationWarning, stacklevel=2)
+            timeout_s = timeout_ms / 1000
         if isinstance(renew_every, bool) or not isinstance(renew_every, int) or renew_every < 0:
             raise ValueError(f"renew_every must be a whole number of renders (0: never), "
                              f"got {renew_every!r}")
@@ -73,9 +85,12 @@ class WebBackend(Backend):
         self._renders = 0
         self.viewport = (int(viewport[0]), int(viewport[1]))
         self.headless = headless
-        self.timeout_ms = timeout_ms
+        self.timeout_s = float(timeout_s)
         self.chromium = chromium
         self.shared_browser = bool(shared_browser)
+        if browser_group is not None and not isinstance(browser_group, int | str):
+            raise ValueError(f"browser_group must be a number or a name, got {browser_group!r}")
+        self.browser_group = browser_group
         if not isinstance(frames, bool):
             raise ValueError(f"frames must be True or False, got {frames!r}")
         self.frames = frames
@@ -95,9 +110,11 @@ class WebBackend(Backend):
         launch = {"executable": self.chromium or find_chromium(self.headless),
                   "headless": self.headless, "args": self._launch_args(),
                   "page": self._context_options()}
+        if self.browser_group is not None:  # a browser of its own per group
+            launch["group"] = self.browser_group
         try:
             self._browser = BROWSERS.acquire(launch, private=not self.shared_browser,
-                                             timeout_s=self.timeout_ms / 1000)
+                                             timeout_s=self.timeout_s)
             self._open_page()
         except (CdpConnectionLost, CdpError) as exc:
             # The browser died as it started or opened its page (killed again as it
@@ -176,7 +193,7 @@ class WebBackend(Backend):
                 path = (WEB_ROOT / name).resolve()
                 if path.parent == WEB_ROOT.resolve() and path.is_file():
                     body = stage_html().encode() if name == "stage.html" else path.read_bytes()
-                    content_type = _CONTENT_TYPES.get(path.suffix, "application/octet-stream")
+                    content_type = CONTENT_TYPES.get(path.suffix, "application/octet-stream")
                     page.notify("Fetch.fulfillRequest", {
                         "requestId": request_id, "responseCode": 200, "responsePhrase": "OK",
                         "responseHeaders": [{"name": "content-type", "value": content_type},

@@ -1,10 +1,19 @@
 """The web and phone envs' own vector env: N envs of one process stepped at the same time.
 
 `gym.make_vec("FineState-Web-v0", num_envs=N)` builds it (the ids' `vector_entry_point`).
-Its N envs share one browser, each with a page and so a renderer process of its own
-(backends/chromium.py, SharedBrowser), like `vectorization_mode="sync"`; unlike sync, a
-step sends every env's gesture at once, one thread per env, so that one env's renderer
-draws while another's screenshot is decoded and a third's gesture is handled. Each env
+Each env has a page and so a renderer process of its own (backends/chromium.py,
+SharedBrowser), and the pages are spread over `browsers` browsers; unlike
+`vectorization_mode="sync"`, a step sends every env's gesture at once, one thread per
+env, so that one env's renderer draws while another's screenshot is decoded and a third's
+gesture is handled.
+
+How many browsers: a browser draws the frames of all its pages in one display pipeline,
+so one browser keeps only so many cores busy, however many pages it holds (measured on a
+16-core machine, issue #34: 2.8 cores on app pages, 4.4 on lone controls, while 12 of 16
+idled). By default the envs are spread over one browser per CORES_PER_BROWSER cores this
+process may run on (at least one, at most one per env): one browser on a machine of up to
+five cores, as before, four on sixteen. `browsers=k` sets it; backend_options with
+`shared_browser=False` gives every env a browser of its own. Each env
 talks to its page over a DevTools session of its own on the browser's pipe
 (backends/cdp.py), whose blocking reads release the GIL. The vector env knows none of
 this: a backend declares whether its envs may step from threads
@@ -20,6 +29,7 @@ a single env made with the same arguments and seed i gives (tests/env/test_vecto
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from copy import deepcopy
 from functools import partial
@@ -31,17 +41,51 @@ from gymnasium.vector.utils import concatenate, iterate
 
 from finestate_env.env.environment import FineStateEnv
 
+# Cores one browser keeps busy at most (the module docstring): 2.8 on app pages, 4.4 on
+# lone controls, measured with 16 envs in one browser on a 16-core machine.
+CORES_PER_BROWSER = 3
+# The backends whose pages can be spread over browsers (WebBackend's browser_group).
+_BROWSER_BACKENDS = (None, "web", "mobile")
+
+
+def default_browsers(num_envs: int, cores: int | None = None) -> int:
+    """The browsers make_vec spreads `num_envs` envs over: one per CORES_PER_BROWSER of
+    `cores` (default: the cores this process may run on), at least one, at most one per env."""
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+            os.cpu_count() or 1)
+    return max(1, min(int(num_envs), cores // CORES_PER_BROWSER))
+
+
+def browser_kwargs(env_kwargs: dict[str, Any], index: int, browsers: int) -> dict[str, Any]:
+    """Env `index`'s keyword arguments with its browser group (index mod `browsers`), where
+    its backend is a browser's and the caller left the browsers to make_vec."""
+    options = dict(env_kwargs.get("backend_options") or {})
+    if (browsers <= 1 or env_kwargs.get("backend") not in _BROWSER_BACKENDS
+            or "browser_group" in options or options.get("shared_browser") is False):
+        return env_kwargs
+    options["browser_group"] = index % browsers
+    return {**env_kwargs, "backend_options": options}
+
 
 class ConcurrentVectorEnv(SyncVectorEnv):
     """N `FineStateEnv`s of one process whose resets and steps run concurrently."""
 
     def __init__(self, num_envs: int, *,
                  autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
-                 copy: bool = True, **env_kwargs: Any) -> None:
+                 copy: bool = True, browsers: int | None = None, **env_kwargs: Any) -> None:
+        self.closed = True  # until built: a refused argument leaves nothing to close
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs!r}")
-        super().__init__([partial(FineStateEnv, **env_kwargs)] * int(num_envs), copy=copy,
+        if browsers is None:
+            browsers = default_browsers(num_envs)
+        elif isinstance(browsers, bool) or not isinstance(browsers, int) or browsers < 1:
+            raise ValueError(f"browsers must be a whole number >= 1, got {browsers!r}")
+        self.browsers = min(int(browsers), int(num_envs))
+        super().__init__([partial(FineStateEnv, **browser_kwargs(env_kwargs, i, self.browsers))
+                          for i in range(int(num_envs))], copy=copy,
                          autoreset_mode=autoreset_mode)
+        self.closed = False
         # Only backends that declare it (Backend.concurrent_steps: the Chromium ones) are
         # driven from threads; any other (adb, say) steps its envs one after the other,
         # as sync does.
@@ -144,6 +188,6 @@ class ConcurrentVectorEnv(SyncVectorEnv):
 
 def make_vector_env(num_envs: int = 1, **kwargs: Any) -> ConcurrentVectorEnv:
     """The ids' `vector_entry_point`: `gym.make_vec(ID, num_envs, **kwargs)` lands here, with
-    the id's own kwargs (its platform) and the caller's; `autoreset_mode` and `copy` are the
-    vector env's, the rest each env's."""
+    the id's own kwargs (its platform) and the caller's; `autoreset_mode`, `copy` and
+    `browsers` are the vector env's, the rest each env's."""
     return ConcurrentVectorEnv(num_envs, **kwargs)

@@ -17,7 +17,7 @@ from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from benchmarks.vector_bench import oracle_actions
 from finestate_env.agents.scripted import OracleAgent
 from finestate_env.backends.processes import alive, descendants
-from finestate_env.env.vector import ConcurrentVectorEnv
+from finestate_env.env.vector import ConcurrentVectorEnv, browser_kwargs, default_browsers
 
 # A screen no other test asks for: these envs' browser is theirs alone (chromium.BROWSERS).
 VIEWPORT = (1280, 708)
@@ -40,9 +40,47 @@ def test_make_vec_gives_the_concurrent_env_for_web_and_phone_and_sync_for_deskto
         assert vec.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
         assert vec.observation_space["screenshot"].shape == (3, VIEWPORT[1], VIEWPORT[0], 3)
         browsers = {id(env.backend._browser) for env in vec.envs}
-        assert len(browsers) == 1  # one browser, a page each
+        # a page each, in one browser per CORES_PER_BROWSER cores (one on this machine's 2)
+        assert len(browsers) == vec.browsers == default_browsers(3)
     finally:
         vec.close()
+
+
+def test_envs_spread_over_browsers_step_as_single_envs_do():
+    """browsers=2: env i in browser i mod 2; each gives the observation a single env of
+    seed i gives, and the oracle reaches every goal."""
+    vec = _make(4, browsers=2)
+    single = gym.make("FineState-Web-v0", viewport=VIEWPORT, scene="control",
+                      component="switch").unwrapped
+    try:
+        assert vec.browsers == 2
+        browser = [id(env.backend._browser) for env in vec.envs]
+        assert browser[0] == browser[2] != browser[1] == browser[3]
+        obs, infos = vec.reset(seed=30)
+        for i in range(4):
+            alone, _ = single.reset(seed=30 + i)
+            assert np.array_equal(obs["screenshot"][i], alone["screenshot"])
+        _, rewards, terminated, _, _ = vec.step(oracle_actions(infos))
+        assert rewards.tolist() == [1.0] * 4 and terminated.all()
+    finally:
+        vec.close()
+        single.close()
+
+
+@pytest.mark.fast
+def test_how_many_browsers_make_vec_spreads_its_envs_over():
+    assert [default_browsers(16, cores) for cores in (1, 2, 5, 6, 16, 64)] == [1, 1, 1, 2, 5, 16]
+    assert default_browsers(2, cores=16) == 2  # never more browsers than envs
+    kwargs = {"component": "switch"}
+    assert browser_kwargs(kwargs, 3, 2)["backend_options"] == {"browser_group": 1}
+    assert browser_kwargs(kwargs, 3, 1) is kwargs  # one browser: as before
+    # the caller's own choice stands, and backends without browsers are left alone
+    for own in ({"backend_options": {"shared_browser": False}},
+                {"backend_options": {"browser_group": "mine"}}, {"backend": "adb"},
+                {"backend": "fake"}):
+        assert browser_kwargs(own, 3, 4) == own
+    with pytest.raises(ValueError, match="browsers must be a whole number"):
+        ConcurrentVectorEnv(2, browsers=0, backend="fake")
 
 
 def test_next_step_autoreset_resets_on_the_step_after_the_last():
