@@ -34,7 +34,7 @@ import numpy as np
 
 from finestate_env.backends.adb_device import AdbBackendError, AdbDevice
 from finestate_env.backends.base import Backend, Measured, Point, Rendered
-from finestate_env.backends.web import _CONTENT_TYPES, WEB_ROOT, stage_html
+from finestate_env.backends.web import CONTENT_TYPES, WEB_ROOT, stage_html
 from finestate_env.core.schema import Boxes, Gesture, LiveSpec
 
 BROWSER = "com.android.chrome"
@@ -146,7 +146,7 @@ class AdbBackend(Backend):
                 target = (WEB_ROOT / path.lstrip("/")).resolve()
                 if target.is_file() and WEB_ROOT.resolve() in target.parents:
                     self._send(200, target.read_bytes(),
-                               _CONTENT_TYPES.get(target.suffix, "application/octet-stream"))
+                               CONTENT_TYPES.get(target.suffix, "application/octet-stream"))
                     return
                 self._send(404, b"not found", "text/plain")
 

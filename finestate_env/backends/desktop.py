@@ -403,12 +403,6 @@ class DesktopBackend(Backend):
         result = self._request("measure", {"op": "measure", "goal": goal})
         return Measured(boxes=Boxes(**result["boxes"]), reach=result["reach"])
 
-    def measure_distractor(self, index: int, goal: Any) -> Boxes:
-        """The boxes of a page's distractor `index` as shown, measured for `goal` (for
-        tests and tools: a measurement, it sets nothing)."""
-        return Boxes(**self._request("distractor measure", {"op": "measure", "index": index,
-                                                            "goal": goal})["boxes"])
-
     def probe(self, spec: LiveSpec, gesture: Gesture,
               pairs: Sequence[tuple[Point, Point]]) -> list[Any]:
         # All gestures back to back, each followed by a marker: the app records

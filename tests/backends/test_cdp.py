@@ -67,7 +67,7 @@ def test_pages_of_one_pipe_answer_threads_at_the_same_time(backend):
 
 
 def test_a_dead_browser_is_a_lost_connection_for_every_waiting_call():
-    with WebBackend(shared_browser=False, timeout_ms=20_000) as backend:
+    with WebBackend(shared_browser=False, timeout_s=20) as backend:
         channel = backend._cdp  # noqa: SLF001
         outcome = []
 

@@ -474,7 +474,7 @@ class FakeDevice:
 
     async def serve_stage(self, route) -> None:
         """The app page's own files: the project's controls, nothing from the network."""
-        from finestate_env.backends.web import _CONTENT_TYPES, WEB_ROOT, stage_html
+        from finestate_env.backends.web import CONTENT_TYPES, WEB_ROOT, stage_html
 
         name = route.request.url[len(STAGE_ORIGIN) + 1:].split("?")[0]
         path = (WEB_ROOT / name).resolve()
@@ -483,7 +483,7 @@ class FakeDevice:
             return
         body = stage_html().encode() if name == "stage.html" else path.read_bytes()
         await route.fulfill(status=200, body=body,
-                            content_type=_CONTENT_TYPES.get(path.suffix, "text/plain"))
+                            content_type=CONTENT_TYPES.get(path.suffix, "text/plain"))
 
     # -- the device's network: 127.0.0.1 reaches the host only through adb reverse
     async def route(self, route) -> None:
