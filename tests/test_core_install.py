@@ -59,6 +59,46 @@ print(json.dumps({{"shape": list(obs["screenshot"].shape), "reward": reward,
                        "missing": list(OPTIONAL)}
 
 
+def test_the_vector_envs_on_the_gymnasium_the_core_install_takes(core_python):
+    """The newest Gymnasium the bound admits (the main venv has Ray's pin, 1.2.2): make_vec's
+    own vector env in both autoreset modes, env i as a single env of seed i, and the
+    AsyncVectorEnv whose close survives a dead worker. The fake backend: no browser."""
+    result = run(core_python, """
+import json
+from functools import partial
+import gymnasium as gym, numpy as np, finestate_env
+from gymnasium.vector import AutoresetMode
+from finestate_env.env.async_vector import AsyncVectorEnv
+report = {"gymnasium": gym.__version__}
+for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+    vec = gym.make_vec("FineState-Web-v0", num_envs=3, backend="fake", autoreset_mode=mode)
+    obs, infos = vec.reset(seed=5)
+    singles = [gym.make("FineState-Web-v0", backend="fake") for _ in range(3)]
+    same = all(np.array_equal(obs["screenshot"][i], s.reset(seed=5 + i)[0]["screenshot"])
+               for i, s in enumerate(singles))
+    ends = [vec.step(vec.action_space.sample())[2].tolist() for _ in range(2)]
+    report[mode.name] = {"type": type(vec).__name__, "same_as_single": same, "ends": ends}
+    vec.close()
+    for single in singles:
+        single.close()
+env_fns = [partial(gym.make, "FineState-Web-v0", backend="fake")] * 2
+vec = AsyncVectorEnv(env_fns, shared_memory=False)
+vec.reset(seed=0)
+report["async"] = vec.step(vec.action_space.sample())[2].tolist()
+vec.close()
+print(json.dumps(report))
+""")
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["gymnasium"].startswith("1.4.")
+    # one gesture per episode: every step ends it; NEXT_STEP's next step is the reset
+    assert report["NEXT_STEP"] == {"type": "ConcurrentVectorEnv", "same_as_single": True,
+                                   "ends": [[True] * 3, [False] * 3]}
+    assert report["SAME_STEP"] == {"type": "ConcurrentVectorEnv", "same_as_single": True,
+                                   "ends": [[True] * 3, [True] * 3]}
+    assert report["async"] == [True, True]
+
+
 @pytest.mark.parametrize("code, extra", [
     ("import gymnasium as gym, finestate_env; gym.make('FineState-Desktop-v0')", "desktop"),
     ("import gymnasium as gym, finestate_env; "
