@@ -1,8 +1,9 @@
-"""Turning a screenshot and an instruction into the observation the env was made for.
+"""The learner's observation (`RLObservation`): obs_type, obs_size and obs_dtype.
 
-The default observation is the screenshot as captured and the instruction as text.
-The RL options (env/spaces.py) change only what the agent is handed, never the page:
-the control, its boxes, the actions' frame and `render()` stay the screenshot's.
+The env's own observation is the screenshot as captured and the instruction as text.
+These options change only what the agent is handed, never the page: the control, its
+boxes, the actions' frame and `render()` stay the screenshot's. `gym.make(id, obs_type=...,
+obs_size=..., obs_dtype=...)` wraps the env in `RLObservation` (env/make.py).
 
 - `obs_type="image"` draws the instruction into a strip above the screenshot, black
   on white, in DejaVu Sans (Debian's fonts-dejavu-core, which make installs), so that
@@ -10,13 +11,16 @@ the control, its boxes, the actions' frame and `render()` stay the screenshot's.
   screenshot's width (three lines at width / 40 px) and holds the whole instruction at
   every default screen size; an instruction too long for it ends in "...".
 - `obs_type="screenshot"` is the screenshot alone.
-- `obs_size` resizes the whole image (strip included) with bilinear filtering. An
-  obs_size of at most a quarter of the screen's per side gives `capture_scale`, at which
-  the env asks the backend for a lone control's screen (the web's `screenshot_scaled`:
-  drawn at OVERSAMPLE times the observation's scale, not at full size): cheaper, a little
-  other pixels (within a grey level on average), as deterministic.
+- `obs_size` resizes the whole image (strip included) with bilinear filtering.
 - `obs_dtype="float32"` divides by 255.
 - `obs_type="dict_bytes"` gives the instruction as its UTF-8 bytes, zero-padded.
+
+Capturing is the env's: an obs_size of at most a quarter of the screen's per side gives
+`capture_scale`, which `gym.make` passes to the env (its `capture_scale` argument), and at
+which the env asks the backend for a lone control's screen (the web's `screenshot_scaled`:
+drawn at OVERSAMPLE times the observation's scale, not at full size): cheaper, a little
+other pixels (within a grey level on average), as deterministic. The observation takes a
+screenshot of either size.
 
 Every step is deterministic: the same screenshot and instruction give the same array.
 """
@@ -26,16 +30,22 @@ from __future__ import annotations
 import functools
 import textwrap
 from pathlib import Path
+from typing import Any
 
+import gymnasium as gym
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from finestate_env.env.spaces import (
     INSTRUCTION_MAX_LENGTH,
+    OBS_DTYPES,
+    OBS_TYPES,
     ObsDtype,
     ObsType,
     observation_space,
+    parse_size,
 )
+from finestate_env.env.wrappers import MakeOption
 
 FONT_PATH = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 STRIP_LINES = 3
@@ -44,11 +54,44 @@ STRIP_LINES = 3
 OVERSAMPLE = 2
 
 
+class RLObservation(MakeOption, gym.ObservationWrapper):
+    """`obs_type`, `obs_size` and `obs_dtype` (the module docstring): the env's
+    `Dict(screenshot, instruction)` as the observation an RL library takes.
+
+    `obs_type`: "dict" (the env's own), "image" (one Box, the instruction drawn in a strip
+    above the screenshot), "screenshot" (one Box, the screenshot alone) or "dict_bytes"
+    (the instruction as a Box of UTF-8 bytes beside the screenshot); `obs_size`:
+    (width, height) or "WxH", 8..4096 px a side, the image resized (strip included);
+    `obs_dtype`: "uint8" or "float32" (the image in [0, 1]).
+    """
+
+    def __init__(self, env: gym.Env, obs_type: ObsType = "dict",
+                 obs_size: tuple[int, int] | str | None = None,
+                 obs_dtype: ObsDtype = "uint8") -> None:
+        super().__init__(env)
+        self.obs_type, self.obs_size, self.obs_dtype = obs_type, obs_size, obs_dtype
+        self.maker = ObservationMaker(env.unwrapped.viewport, obs_type,
+                                      None if obs_size is None else parse_size(obs_size, 8),
+                                      obs_dtype)
+        self.observation_space = self.maker.space
+        # In the spec: the options given, as gym.make takes them (MakeOption).
+        self.make_options = {key: value for key, value, default in (
+            ("obs_type", obs_type, "dict"), ("obs_size", obs_size, None),
+            ("obs_dtype", obs_dtype, "uint8")) if value != default}
+
+    def observation(self, observation: dict[str, Any]) -> Any:
+        return self.maker(observation["screenshot"], observation["instruction"])
+
+
 class ObservationMaker:
     """Builds observations of one kind for screenshots of one size (width, height)."""
 
     def __init__(self, viewport: tuple[int, int], obs_type: ObsType = "dict",
                  obs_size: tuple[int, int] | None = None, obs_dtype: ObsDtype = "uint8"):
+        if obs_type not in OBS_TYPES:
+            raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, got {obs_type!r}")
+        if obs_dtype not in OBS_DTYPES:
+            raise ValueError(f"obs_dtype must be one of {list(OBS_DTYPES)}, got {obs_dtype!r}")
         width, height = viewport
         self.obs_type, self.obs_size, self.obs_dtype = obs_type, obs_size, obs_dtype
         self.font_px = max(12, round(width / 40))
@@ -58,7 +101,7 @@ class ObservationMaker:
         self.space = observation_space((shown[1], shown[0], 3), obs_type, obs_dtype)
         self.width = width
         # The fraction of the screen's size a screenshot needs for this observation, or None
-        # for the full size; the observation takes a screenshot of either size.
+        # for the full size (the env's capture_scale); it takes a screenshot of either size.
         self.capture_scale: float | None = None
         if obs_size is not None:
             scale = OVERSAMPLE * max(obs_size[0] / width,

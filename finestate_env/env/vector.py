@@ -29,30 +29,31 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from gymnasium.vector.utils import concatenate, iterate
 
-from finestate_env.env.environment import FineStateEnv
+from finestate_env.env.make import make_env
 
 
 class ConcurrentVectorEnv(SyncVectorEnv):
-    """N `FineStateEnv`s of one process whose resets and steps run concurrently."""
+    """N envs of one process (each as `gym.make` makes it: env/make.py) whose resets and
+    steps run concurrently."""
 
     def __init__(self, num_envs: int, *,
                  autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
                  copy: bool = True, **env_kwargs: Any) -> None:
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs!r}")
-        super().__init__([partial(FineStateEnv, **env_kwargs)] * int(num_envs), copy=copy,
+        super().__init__([partial(make_env, **env_kwargs)] * int(num_envs), copy=copy,
                          autoreset_mode=autoreset_mode)
         # Only backends that declare it (Backend.concurrent_steps: the Chromium ones) are
         # driven from threads; any other (adb, say) steps its envs one after the other,
         # as sync does.
-        self.concurrent = all(env.backend.concurrent_steps for env in self.envs)
+        self.concurrent = all(env.unwrapped.backend.concurrent_steps for env in self.envs)
         self._threads = ThreadPoolExecutor(self.num_envs, thread_name_prefix="finestate-env")
         self._start_backends()
 
     def _start_backends(self) -> None:
         # The browser starts once, here, before the envs' threads share it.
         for env in self.envs:
-            env.backend.ensure_alive()
+            env.unwrapped.backend.ensure_alive()
 
     def _each(self, work: list) -> list:
         """Run work[i]() for every env i at once (None: nothing for env i); their results.
