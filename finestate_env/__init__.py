@@ -9,8 +9,9 @@ Gymnasium 1.x way (no plugin loading, nothing run at interpreter start):
 
 The layers, bottom to top (docs/design.md §6): `core` (schema, coordinates,
 scoring), `components` (the 23 types), `backends`, `env`, the tools
-(`datasets`, `agents`, `replay`) and `cli`. Registration names the env class
-by a string, so importing this package imports neither a backend nor the env.
+(`datasets`, `agents`, `replay`) and `cli`. Registration names the entry point
+(env/make.py) by a string, so importing this package imports neither a backend nor
+the env.
 """
 
 import gymnasium

@@ -79,10 +79,11 @@ class FineStateEnv(gym.Env):
     `terminal_obs="skip"`: a step that ends the episode takes no screenshot: its
     observation shows the screen before the gesture, and `render()` takes the
     screenshot on demand. Truncated and non-final steps capture.
-    `capture_scale` (for `RLObservation`, env/observation.py, which resizes the
-    screenshot; `gym.make` passes it when `obs_size` is small): a lone control's screen is
-    captured at that fraction of each side, so its `screenshot` is smaller than the
-    space says until the wrapper resizes it; app pages are always captured whole.
+    `reset(options={"capture_scale": s})`, what `RLObservation` (env/observation.py) asks
+    for when its `obs_size` is small: this episode's screens of a lone control are
+    captured at that fraction of each side (cheaper), so its `screenshot` is smaller than
+    the space says until the wrapper resizes it; app pages are always captured whole, and
+    without the option every screen is.
 
     ## Rewards
     1.0 when the state read back equals the goal state exactly (on the type's own grid,
@@ -97,7 +98,8 @@ class FineStateEnv(gym.Env):
     page with goals several gestures away; `set_level(k)` raises it between episodes.
     `reset(options={"component": name})` draws that type for this one episode;
     `reset(options={"instance":
-    inst})` renders a given instance (with a `live` block) instead.
+    inst})` renders a given instance (with a `live` block) instead; `"capture_scale"`: see
+    Observation Space.
 
     ## Episode End
     `max_actions=1` (default): one FineState interaction per episode, every `step`
@@ -120,7 +122,7 @@ class FineStateEnv(gym.Env):
     (default per platform; `"adb"` on mobile, with `backend_options={"views": "native"}`
     the project's Android app of native views, lone controls only) and `backend_options`
     (passed to the backend), `scene` ("page" or "control"), `level`, `max_actions`
-    (gestures per episode, 1..100), `terminal_obs`, `capture_scale`, and `timings` (True:
+    (gestures per episode, 1..100), `terminal_obs`, and `timings` (True:
     `info["timings"]` gives ms per phase; off by default, wall-clock values are not
     reproducible).
 
@@ -163,8 +165,7 @@ class FineStateEnv(gym.Env):
                  theme: str | None = None, backend: str | Backend | None = None,
                  backend_options: dict[str, Any] | None = None, timings: bool = False,
                  scene: str | None = None, max_actions: int | None = None,
-                 level: int | None = None, terminal_obs: str = "capture",
-                 capture_scale: float | None = None) -> None:
+                 level: int | None = None, terminal_obs: str = "capture") -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if coord_mode not in ("pixel", "normalized"):
@@ -177,10 +178,7 @@ class FineStateEnv(gym.Env):
         if terminal_obs not in TERMINAL_OBS:
             raise ValueError(f"terminal_obs must be one of {list(TERMINAL_OBS)}, "
                              f"got {terminal_obs!r}")
-        if capture_scale is not None and not 0.0 < capture_scale <= 1.0:
-            raise ValueError(f"capture_scale must be None or in (0, 1], got {capture_scale!r}")
         self.terminal_obs = terminal_obs
-        self.capture_scale = capture_scale
         self._max_actions_given = None if max_actions is None else int(max_actions)
         # The arguments alone, before a backend is made: the scene's name, or the level's.
         if level is None:
@@ -196,7 +194,7 @@ class FineStateEnv(gym.Env):
         self.platform = platform
         self.theme = theme
         self.components = components.resolve(component, family)
-        self.viewport = resolve_viewport(platform, viewport)
+        self.viewport = _resolve_viewport(platform, viewport)
         self.coord_mode = coord_mode
         self.render_mode = render_mode
         self.action_space = action_space(self.viewport, coord_mode)
@@ -231,7 +229,8 @@ class FineStateEnv(gym.Env):
         self._instance_json = ""
         # The last capture, which observations are built from, and the screen as it is now
         # at full size for render() (None after a skipped terminal capture or a scaled one:
-        # render() then takes it).
+        # render() then takes it); the episode's scale for a lone control's captures.
+        self._capture_scale: float | None = None
         self._screenshot: np.ndarray | None = None
         self._full: np.ndarray | None = None
         self._done = True
@@ -252,6 +251,7 @@ class FineStateEnv(gym.Env):
         super().reset(seed=seed)
         started = time.perf_counter()
         options = options or {}
+        self._capture_scale = _capture_scale(options.get("capture_scale"))
         if "instance" in options:
             instance = read_instance(options["instance"])
             if instance.live is None:
@@ -374,9 +374,9 @@ class FineStateEnv(gym.Env):
         return self._full.copy()
 
     def _capture(self) -> None:
-        """The screenshot observations are built from: for a lone control, at
-        `capture_scale` where a small observation gave one (env/observation.py)."""
-        scale = self.capture_scale
+        """The screenshot observations are built from: for a lone control, at the scale
+        reset's options gave (a small observation's, env/observation.py)."""
+        scale = self._capture_scale
         # Not on app pages: drawn at a small scale, 11 of 60 resets of a page gave other
         # pixels than the same seed's reset before (a few grey levels around its icons),
         # where lone controls of every type gave the same ones (230 of 230).
@@ -546,7 +546,15 @@ def _scene_record(live: LiveSpec, rendered: Rendered) -> SceneRecord | None:
         for d, loc in zip(live.scene.distractors, rendered.distractor_locs, strict=True)])
 
 
-def resolve_viewport(platform: str, viewport: tuple[int, int] | str | None) -> tuple[int, int]:
+def _capture_scale(scale: Any) -> float | None:
+    if scale is None:
+        return None
+    if isinstance(scale, bool) or not isinstance(scale, int | float) or not 0 < scale <= 1:
+        raise ValueError(f"options['capture_scale'] must be None or in (0, 1], got {scale!r}")
+    return float(scale)
+
+
+def _resolve_viewport(platform: str, viewport: tuple[int, int] | str | None) -> tuple[int, int]:
     """The screenshot's (width, height) for `viewport` as given (None: the platform's
     default). 320 px: the smallest side on which every control fits whole (a month grid
     needs ~300 px); phones are 360 px wide and more."""

@@ -15,7 +15,8 @@ other option is the env's own. `env.unwrapped` is the env; its methods (`set_lev
 attributes (`instance`, `backend`, ...) are reached there or through `get_wrapper_attr` and a
 vector env's `call`. The one thing the env must know of a wrapper is what it captures: a
 small `obs_size` lets a lone control's screen be captured at a smaller scale, which
-`make_env` works out (env/observation.py) and passes to the env as `capture_scale`.
+`RLObservation` works out and asks for at each reset (`options["capture_scale"]`), so that
+the env used alone (`env.unwrapped`) still captures every screen whole, as its space says.
 
 The vector entry point (env/vector.py) builds each of its envs here too.
 """
@@ -26,11 +27,10 @@ from typing import Any
 
 import gymnasium as gym
 
-from finestate_env.env import goals
-from finestate_env.env.environment import FineStateEnv, resolve_viewport
-from finestate_env.env.observation import ObservationMaker, RLObservation
+from finestate_env.env import goals, observation
+from finestate_env.env.environment import FineStateEnv
 from finestate_env.env.shaping import REWARDS, ShapedReward
-from finestate_env.env.spaces import ACTION_TYPES, ActionType, ObsDtype, ObsType, parse_size
+from finestate_env.env.spaces import ACTION_TYPES, ActionType, ObsDtype, ObsType
 from finestate_env.env.wrappers import FlatAction
 
 
@@ -48,17 +48,12 @@ def make_env(*, obs_type: ObsType = "dict", obs_size: tuple[int, int] | str | No
     if action_type not in ACTION_TYPES:
         raise ValueError(f"action_type must be one of {list(ACTION_TYPES)}, "
                          f"got {action_type!r}")
-    observe = (obs_type, obs_size, obs_dtype) != ("dict", None, "uint8")
-    if observe:  # checked, and the capture scale it allows
-        size = None if obs_size is None else parse_size(obs_size, 8)
-        viewport = resolve_viewport(options.get("platform", "web"), options.get("viewport"))
-        options["capture_scale"] = ObservationMaker(viewport, obs_type, size,
-                                                    obs_dtype).capture_scale
+    observation.check_options(obs_type, obs_size, obs_dtype)
     env: gym.Env = FineStateEnv(**options)
     if action_type == "flat":
         env = FlatAction(env)
-    if observe:
-        env = RLObservation(env, obs_type, obs_size, obs_dtype)
+    if (obs_type, obs_size, obs_dtype) != ("dict", None, "uint8"):
+        env = observation.RLObservation(env, obs_type, obs_size, obs_dtype)
     if goal is not None:
         env = goal(env)
     if reward == "shaped":

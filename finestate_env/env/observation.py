@@ -16,11 +16,12 @@ obs_size=..., obs_dtype=...)` wraps the env in `RLObservation` (env/make.py).
 - `obs_type="dict_bytes"` gives the instruction as its UTF-8 bytes, zero-padded.
 
 Capturing is the env's: an obs_size of at most a quarter of the screen's per side gives
-`capture_scale`, which `gym.make` passes to the env (its `capture_scale` argument), and at
-which the env asks the backend for a lone control's screen (the web's `screenshot_scaled`:
-drawn at OVERSAMPLE times the observation's scale, not at full size): cheaper, a little
-other pixels (within a grey level on average), as deterministic. The observation takes a
-screenshot of either size.
+`capture_scale`, which `RLObservation` passes to each reset (`options["capture_scale"]`),
+and at which the env then asks the backend for a lone control's screen (the web's
+`screenshot_scaled`: drawn at OVERSAMPLE times the observation's scale, not at full
+size): cheaper, a little other pixels (within a grey level on average), as deterministic.
+The observation takes a screenshot of either size. The env used alone captures every
+screen whole, as its space says.
 
 Every step is deterministic: the same screenshot and instruction give the same array.
 """
@@ -71,16 +72,31 @@ class RLObservation(MakeOption, gym.ObservationWrapper):
         super().__init__(env)
         self.obs_type, self.obs_size, self.obs_dtype = obs_type, obs_size, obs_dtype
         self.maker = ObservationMaker(env.unwrapped.viewport, obs_type,
-                                      None if obs_size is None else parse_size(obs_size, 8),
-                                      obs_dtype)
+                                      check_options(obs_type, obs_size, obs_dtype), obs_dtype)
         self.observation_space = self.maker.space
         # In the spec: the options given, as gym.make takes them (MakeOption).
         self.make_options = {key: value for key, value, default in (
             ("obs_type", obs_type, "dict"), ("obs_size", obs_size, None),
             ("obs_dtype", obs_dtype, "uint8")) if value != default}
 
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        if self.maker.capture_scale is not None:  # the episode's captures, at its scale
+            options = {**(options or {}), "capture_scale": self.maker.capture_scale}
+        return super().reset(seed=seed, options=options)
+
     def observation(self, observation: dict[str, Any]) -> Any:
         return self.maker(observation["screenshot"], observation["instruction"])
+
+
+def check_options(obs_type: ObsType, obs_size: tuple[int, int] | str | None,
+                  obs_dtype: ObsDtype) -> tuple[int, int] | None:
+    """The options checked (a message naming the one that is wrong), obs_size as
+    (width, height)."""
+    if obs_type not in OBS_TYPES:
+        raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, got {obs_type!r}")
+    if obs_dtype not in OBS_DTYPES:
+        raise ValueError(f"obs_dtype must be one of {list(OBS_DTYPES)}, got {obs_dtype!r}")
+    return None if obs_size is None else parse_size(obs_size, 8)
 
 
 class ObservationMaker:
@@ -88,10 +104,6 @@ class ObservationMaker:
 
     def __init__(self, viewport: tuple[int, int], obs_type: ObsType = "dict",
                  obs_size: tuple[int, int] | None = None, obs_dtype: ObsDtype = "uint8"):
-        if obs_type not in OBS_TYPES:
-            raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, got {obs_type!r}")
-        if obs_dtype not in OBS_DTYPES:
-            raise ValueError(f"obs_dtype must be one of {list(OBS_DTYPES)}, got {obs_dtype!r}")
         width, height = viewport
         self.obs_type, self.obs_size, self.obs_dtype = obs_type, obs_size, obs_dtype
         self.font_px = max(12, round(width / 40))
@@ -101,7 +113,7 @@ class ObservationMaker:
         self.space = observation_space((shown[1], shown[0], 3), obs_type, obs_dtype)
         self.width = width
         # The fraction of the screen's size a screenshot needs for this observation, or None
-        # for the full size (the env's capture_scale); it takes a screenshot of either size.
+        # for the full size (reset's capture_scale); it takes a screenshot of either size.
         self.capture_scale: float | None = None
         if obs_size is not None:
             scale = OVERSAMPLE * max(obs_size[0] / width,

@@ -114,8 +114,8 @@ def test_a_lone_controls_scaled_capture_is_deterministic_close_and_render_stays_
     env = gym.make("FineState-Web-v0", **kwargs)
     other = gym.make("FineState-Web-v0", **kwargs, terminal_obs="skip")
     try:
-        # gym.make gives the env the scale the small observation allows (env/make.py).
-        assert env.unwrapped.capture_scale == 2 * 84 / 720
+        # The observation wrapper asks each reset for the scale it allows.
+        assert env.get_wrapper_attr("maker").capture_scale == 2 * 84 / 720
         obs, info = env.reset(seed=2)
         assert env.unwrapped._screenshot.shape == (168, 299, 3)  # 2 x 84 rows of the 720
         full = env.render()

@@ -45,7 +45,7 @@ def test_the_ids_enter_through_make_env_and_every_option_is_one_wrapper_in_one_o
     env.close()
     # The defaults: the env alone, with the default spaces.
     plain = make_env(platform="web", backend="fake")
-    assert type(plain) is FineStateEnv and plain.capture_scale is None
+    assert type(plain) is FineStateEnv
     assert plain.observation_space == spaces.Dict(
         screenshot=spaces.Box(0, 255, (720, 1280, 3), np.uint8),
         instruction=plain.observation_space["instruction"])
@@ -56,22 +56,43 @@ def test_the_ids_enter_through_make_env_and_every_option_is_one_wrapper_in_one_o
         env.close()
 
 
-def test_the_env_is_told_the_capture_scale_a_small_observation_allows():
-    for kwargs, scale in (({"obs_type": "image", "obs_size": (84, 84)},
-                           ObservationMaker((1280, 720), "image", (84, 84)).capture_scale),
-                          ({"obs_type": "screenshot", "obs_size": "84x84"}, 2 * 84 / 720),
-                          ({"obs_type": "screenshot", "obs_size": (640, 360)}, None),
-                          ({"obs_dtype": "float32"}, None)):
-        env = gym.make(WEB, backend="fake", **kwargs)
-        assert env.unwrapped.capture_scale == scale, kwargs
-        env.close()
-    phone = gym.make("FineState-Mobile-v0", backend="fake", obs_type="screenshot",
-                     obs_size=(84, 84))
-    assert phone.unwrapped.capture_scale == 2 * 84 / 1080  # 84 of the phone's 1080 px width
-    phone.close()
-    for bad in (0.0, 1.5, -0.25):
-        with pytest.raises(ValueError, match=r"^capture_scale must be None or in \(0, 1\]"):
-            FineStateEnv(backend="fake", capture_scale=bad)
+def _scales_asked(env: gym.Env) -> list[float | None]:
+    """The fake backend's captures from now on: the scale of each (None: a whole screenshot;
+    the fake's scaled one is the whole screenshot too)."""
+    backend, asked = env.unwrapped.backend, []
+    whole = backend.screenshot
+    backend.screenshot = lambda: asked.append(None) or whole()
+    backend.screenshot_scaled = lambda scale: asked.append(scale) or whole()
+    return asked
+
+
+def test_the_observation_wrapper_asks_the_env_for_the_capture_scale_it_allows():
+    for env_id, kwargs, scale in (
+            (WEB, {"obs_type": "image", "obs_size": (84, 84)},
+             ObservationMaker((1280, 720), "image", (84, 84)).capture_scale),
+            (WEB, {"obs_type": "screenshot", "obs_size": "84x84"}, 2 * 84 / 720),
+            (WEB, {"obs_type": "screenshot", "obs_size": (640, 360)}, None),
+            (WEB, {"obs_dtype": "float32"}, None),
+            # 84 of the phone's 1080 px width
+            ("FineState-Mobile-v0", {"obs_type": "screenshot", "obs_size": (84, 84)},
+             2 * 84 / 1080)):
+        env = gym.make(env_id, backend="fake", scene="control", max_actions=2, **kwargs)
+        try:
+            assert env.get_wrapper_attr("maker").capture_scale == scale, kwargs
+            asked = _scales_asked(env)
+            obs, info = env.reset(seed=0)
+            env.step(OracleAgent().act(obs, info))
+            # The env used alone captures whole, as its space says.
+            env.unwrapped.reset(seed=0)
+            env.unwrapped.step({"p0": np.float32([1, 1]), "p1": np.float32([1, 1])})
+            assert asked == [scale, scale, None, None], kwargs
+        finally:
+            env.close()
+    raw = FineStateEnv(backend="fake")
+    for bad in (0.0, 1.5, -0.25, "0.5", True):
+        with pytest.raises(ValueError, match=r"^options\['capture_scale'\] must be None or in"):
+            raw.reset(seed=0, options={"capture_scale": bad})
+    raw.close()
 
 
 def test_gym_make_keeps_the_render_modes_of_the_class():
