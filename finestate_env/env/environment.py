@@ -231,6 +231,7 @@ class FineStateEnv(gym.Env):
         # at full size for render() (None after a skipped terminal capture or a scaled one:
         # render() then takes it); the episode's scale for a lone control's captures.
         self._capture_scale: float | None = None
+        self._captures = 0
         self._screenshot: np.ndarray | None = None
         self._full: np.ndarray | None = None
         self._done = True
@@ -384,6 +385,7 @@ class FineStateEnv(gym.Env):
             self._screenshot = self.backend.screenshot_scaled(scale)
         else:
             self._screenshot = self.backend.screenshot()
+        self._captures += 1
         self._full = self._screenshot if self._screenshot.shape[1] == self.viewport[0] else None
 
     def close(self) -> None:
@@ -408,6 +410,12 @@ class FineStateEnv(gym.Env):
     def instance(self) -> Instance | None:
         """The instance of the current episode (boxes in pixels)."""
         return self._instance
+
+    @property
+    def captures(self) -> int:
+        """Screenshots taken for observations so far: an observation taken at the same
+        count as the one before shows the same pixels (a step that captured nothing)."""
+        return self._captures
 
     @property
     def shown_state(self) -> Any:

@@ -74,6 +74,8 @@ class RLObservation(MakeOption, gym.ObservationWrapper):
         self.maker = ObservationMaker(env.unwrapped.viewport, obs_type,
                                       check_options(obs_type, obs_size, obs_dtype), obs_dtype)
         self.observation_space = self.maker.space
+        self._built: Any = None  # the last observation built, and the env's capture it shows
+        self._built_from = -1
         # In the spec: the options given, as gym.make takes them (MakeOption).
         self.make_options = {key: value for key, value, default in (
             ("obs_type", obs_type, "dict"), ("obs_size", obs_size, None),
@@ -85,7 +87,18 @@ class RLObservation(MakeOption, gym.ObservationWrapper):
         return super().reset(seed=seed, options=options)
 
     def observation(self, observation: dict[str, Any]) -> Any:
-        return self.maker(observation["screenshot"], observation["instruction"])
+        capture = self.env.unwrapped.captures
+        if capture == self._built_from:  # the last capture again (terminal_obs="skip", a
+            return _copy(self._built)  # malformed action): its observation, a copy of its own
+        self._built = self.maker(observation["screenshot"], observation["instruction"])
+        self._built_from = capture
+        return self._built
+
+
+def _copy(observation: Any) -> Any:
+    if isinstance(observation, dict):
+        return {key: _copy(value) for key, value in observation.items()}
+    return observation.copy() if isinstance(observation, np.ndarray) else observation
 
 
 def check_options(obs_type: ObsType, obs_size: tuple[int, int] | str | None,

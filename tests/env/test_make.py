@@ -220,3 +220,26 @@ def test_set_level_reaches_the_env_through_the_wrappers_and_vector_envs():
     finally:
         env.close()
         envs.close()
+
+
+def test_an_observation_of_the_same_capture_is_not_built_again(monkeypatch):
+    # terminal_obs="skip" and a malformed action capture nothing: the wrapper hands out a
+    # copy of the observation it built from that capture (building it again would cost a
+    # resize of the whole screenshot: 13 ms at 1280x720, more than the step saves).
+    built, build = [], ObservationMaker.__call__
+    monkeypatch.setattr(ObservationMaker, "__call__",
+                        lambda self, *args: built.append(1) or build(self, *args))
+    env = gym.make(WEB, backend="fake", scene="control", obs_type="screenshot",
+                   obs_size=(84, 84), terminal_obs="skip", max_actions=2)
+    try:
+        obs, info = env.reset(seed=2)
+        off = np.float32([-1, -1])
+        bad, *_ = env.step({"p0": off, "p1": off})
+        final, reward, terminated, *_ = env.step(OracleAgent().act(obs, info))
+        assert (reward, terminated, len(built), env.unwrapped.captures) == (1.0, True, 1, 1)
+        for again in (bad, final):
+            assert np.array_equal(again, obs) and not np.shares_memory(again, obs)
+        env.reset(seed=3)
+        assert (len(built), env.unwrapped.captures) == (2, 2)
+    finally:
+        env.close()
