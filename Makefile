@@ -149,7 +149,7 @@ $(STAMP): pyproject.toml
 	# torch first, pinned to the CPU build this kind of machine keeps on disk; the rl
 	# extra's `torch>=2.8` is then satisfied instead of pulling a CUDA build (GBs).
 	$(PY) -m pip install -q 'torch==$(TORCH)'
-	$(PY) -m pip install -q -e '.[test,rl,ray,rewards]'
+	$(PY) -m pip install -q -e '.[test,all]'
 	touch $(STAMP)
 
 # TRL, verl and OpenRLHF's client, as tests/examples/test_trainers.py runs them.

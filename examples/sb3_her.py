@@ -2,8 +2,9 @@
 FineState-Web-v0 as a goal env.
 
     goal_obs="goal_env"    Dict(observation, achieved_goal, desired_goal), the
-                           Gymnasium-Robotics convention; env.unwrapped.compute_reward
-                           is the exact reward, vectorised, as HER needs to relabel
+                           Gymnasium-Robotics convention; compute_reward (the AsGoalEnv
+                           wrapper's, which SB3 reaches through env_method) is the exact
+                           reward, vectorised, as HER needs to relabel
     obs_type="screenshot"  the observation is the screenshot alone: the goal is a vector
     level=0                the curriculum's first level: one fixed control per type, only
                            the current and goal states drawn per episode
@@ -53,7 +54,7 @@ def main() -> None:
     steps, starts = (200, 100) if args.smoke else (args.steps, 1000)
 
     env = make_env(args.component, args.algo)
-    check_env(env.unwrapped)  # SB3's checker takes it for a goal env: compute_reward checked
+    check_env(env)  # SB3's checker on the env as the model takes it
     algo, extra = (SAC, {}) if args.algo == "sac" else (
         DQN, {"exploration_fraction": 0.4, "target_update_interval": 250})
     model = algo("MultiInputPolicy", env, replay_buffer_class=HerReplayBuffer,

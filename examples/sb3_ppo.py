@@ -40,7 +40,7 @@ def main() -> None:
     steps, n_steps = (256, 64) if args.smoke else (args.steps, 128)
 
     env = gym.make("FineState-Web-v0", component=args.component, **RL_OPTIONS)
-    check_env(env.unwrapped)  # SB3's own checker on the raw env
+    check_env(env)  # SB3's own checker on the env as made (the options are its wrappers)
     env.close()
 
     vec = make_vec_env("FineState-Web-v0", n_envs=args.envs, seed=0, vec_env_cls=SubprocVecEnv,

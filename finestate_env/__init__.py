@@ -9,8 +9,9 @@ Gymnasium 1.x way (no plugin loading, nothing run at interpreter start):
 
 The layers, bottom to top (docs/design.md §6): `core` (schema, coordinates,
 scoring), `components` (the 23 types), `backends`, `env`, the tools
-(`datasets`, `agents`, `replay`) and `cli`. Registration names the env class
-by a string, so importing this package imports neither a backend nor the env.
+(`datasets`, `agents`, `replay`) and `cli`. Registration names the entry point
+(env/make.py) by a string, so importing this package imports neither a backend nor
+the env.
 """
 
 import gymnasium
@@ -28,12 +29,13 @@ def _register_envs() -> None:
     for env_id in ENV_IDS:
         if env_id not in gymnasium.registry:
             # No max_episode_steps: the env terminates after its one interaction,
-            # and a TimeLimit would also flag that same step as truncated.
+            # and a TimeLimit would also flag that same step as truncated. The entry point
+            # builds the env and wraps it for the learner options (env/make.py).
             # The web and phone envs step N pages of one browser at once under make_vec
             # (env/vector.py); the desktop's X input is one display's at a time: sync.
             vector = (None if env_id == "FineState-Desktop-v0"
                       else "finestate_env.env.vector:make_vector_env")
-            gymnasium.register(id=env_id, entry_point="finestate_env.env.environment:FineStateEnv",
+            gymnasium.register(id=env_id, entry_point="finestate_env.env.make:make_env",
                                vector_entry_point=vector, kwargs={"platform": _PLATFORMS[env_id]})
 
 

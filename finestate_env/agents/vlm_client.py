@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from finestate_env.core.errors import UsageError
+from finestate_env.core.extras import require
 
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 # Local servers (vLLM, Ollama) take any key; the client insists on one.
@@ -137,7 +138,7 @@ class ChatClient:
                  api_key_env: str = DEFAULT_API_KEY_ENV, cache_dir: str | Path | None = None,
                  max_retries: int = 6, timeout: float = 120.0, temperature: float | None = 0.0,
                  max_tokens: int | None = 512, usage: Usage | None = None) -> None:
-        import openai
+        openai = require("openai", "agents", "a VLM agent")
 
         if max_retries < 0:
             raise UsageError(f"max_retries must be >= 0, got {max_retries}")

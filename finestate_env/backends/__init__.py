@@ -11,8 +11,9 @@ backend's class or looks for an attribute it might lack.
 
 `make_backend` picks the implementation by name:
 
-- "web": Chromium through Playwright (backends/web.py); "mobile": the same with a
-  phone's touch and device scale (backends/mobile.py);
+- "web": headless Chromium, started by the env and driven over its DevTools pipe
+  (backends/web.py, chromium.py, cdp.py); "mobile": the same with a phone's touch and
+  device scale (backends/mobile.py);
 - "adb": a real Android device or emulator, its browser (backends/adb.py) or, with
   `views="native"`, the project's app (backends/adb_native.py);
 - "desktop": native Qt controls in Xvfb (backends/desktop.py);

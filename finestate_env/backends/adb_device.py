@@ -19,6 +19,7 @@ import numpy as np
 import pyspng
 
 from finestate_env.backends.base import BackendCrashed
+from finestate_env.core.extras import require
 
 # How a swipe is timed: long enough for every move to be seen, short enough
 # not to become a long press before it moves.
@@ -48,7 +49,7 @@ class AdbDevice:
 
     # -- connection --------------------------------------------------------
     def connect(self) -> None:
-        import adbutils
+        adbutils = require("adbutils", "android", "the adb backend")
 
         client = adbutils.AdbClient(host=self.adb_host, port=self.adb_port,
                                     socket_timeout=self.timeout_s)

@@ -43,6 +43,7 @@ from finestate_env.backends.base import Backend, BackendCrashed, Measured, Point
 from finestate_env.backends.parent_death import die_with_parent
 from finestate_env.backends.scratch import make_scratch_dir
 from finestate_env.components.qt import DESKTOP_TYPES
+from finestate_env.core.extras import require_installed
 from finestate_env.core.schema import Boxes, Gesture, LiveSpec
 
 # Intermediate pointer moves of a drag: the controls only need to see motion.
@@ -113,6 +114,7 @@ class DesktopBackend(Backend):
 
     def __init__(self, viewport: tuple[int, int] = (1280, 720),
                  timeout_s: float = REPLY_TIMEOUT_S, python: str | None = None) -> None:
+        require_installed(("PySide6", "pyautogui", "Xlib"), "desktop", "the desktop env")
         self.viewport = (int(viewport[0]), int(viewport[1]))
         self.timeout_s = timeout_s
         self.python = python or sys.executable

@@ -5,18 +5,16 @@ started must end by itself. `die_with_parent` asks the kernel to send a signal t
 calling process when its parent dies (prctl PR_SET_PDEATHSIG); it is kept across exec.
 The desktop backend runs it between fork and exec of Xvfb and the Qt app (preexec_fn).
 
-Playwright takes no preexec_fn for its Node driver, but it starts whatever
-PLAYWRIGHT_NODEJS_PATH names: `wrapper_script` writes a small shell script that runs this
-file as a script, which sets the signal and then execs Node itself (same pid, nothing
-left in between). Chromium is Node's child and exits when its DevTools pipe to Node
-closes, so the whole browser goes with the env's process (chromium.py). Without it a
-process the env forked (an AsyncVectorEnv worker, a DataLoader worker) keeps Node's
-stdin open, and Node and Chromium outlive the killed env for good.
+A program that takes no preexec_fn can still be made to start through
+`wrapper_script`: a small shell script that runs this file as a script, which sets the
+signal and then execs the program itself (same pid, nothing left in between). The
+tests' Playwright driver starts its Node so (tests/support/playwright_driver.py).
+Chromium needs neither: the env drives it over a DevTools pipe, and it exits when the
+env's process, however it dies, leaves the pipe closed (chromium.py).
 
 The kernel sends the signal when the *thread* that started the child ends, not only
 the process: a backend started from a short-lived thread loses its child with the
-thread. Playwright's sync API belongs to the thread that started its driver anyway
-(chromium._Driver), and the desktop backend starts its processes on the env's thread.
+thread. The desktop backend starts its processes on the env's thread.
 
 Run as a script it imports nothing but the standard library (`python -I -S` starts in
 ~10 ms):  parent_death.py PARENT_PID SIGNAL EXECUTABLE [ARGS ...]

@@ -17,8 +17,9 @@ the same arguments:
     vec = AsyncVectorEnv([partial(gym.make, "FineState-Web-v0", component="switch")] * 4)
 
 With Gymnasium's class, `close(terminate=True)` after the BrokenPipeError ends the
-remaining workers. Either way a dead worker leaves no browser: each worker's Node
-driver and Chromium die with it (backends/parent_death.py).
+remaining workers. Either way a dead worker leaves no browser: each worker's Chromium
+exits when the worker's end of its DevTools pipe closes, as it does however the worker
+dies (backends/chromium.py).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from finestate_env import components
 from finestate_env.backends import DEFAULT_BACKEND, Backend, BackendCrashed, Rendered, make_backend
 from finestate_env.components import scenes
 from finestate_env.components.themes import themes_for
-from finestate_env.core.actions import parse_action, parse_flat_action
+from finestate_env.core.actions import ParsedAction, parse_action
 from finestate_env.core.coords import box_from_pixel
 from finestate_env.core.schema import (
     Boxes,
@@ -29,25 +29,13 @@ from finestate_env.core.schema import (
     Size,
 )
 from finestate_env.core.states import encode_state
-from finestate_env.env import curriculum, goals
+from finestate_env.env import curriculum
 from finestate_env.env.episode import judge, perform_and_judge
-from finestate_env.env.observation import ObservationMaker
-from finestate_env.env.spaces import (
-    ACTION_TYPES,
-    OBS_DTYPES,
-    OBS_TYPES,
-    ActionType,
-    ObsDtype,
-    ObsType,
-    action_space,
-)
+from finestate_env.env.spaces import action_space, observation_space, parse_size
 
 DEFAULT_VIEWPORT = (1280, 720)
 # Gestures an episode may take (max_actions): beyond this many, an episode is a search.
 MAX_ACTIONS = 100
-# "exact": 1.0 when the goal is reached, else 0.0. "shaped": the decrease of the
-# type's distance to the goal plus 1.0 on reaching it (potential-based shaping).
-REWARDS = ("exact", "shaped")
 # "capture": every step's observation is a new screenshot. "skip": a step that terminates
 # the episode takes none (its observation's pixels are those the gesture acted on).
 TERMINAL_OBS = ("capture", "skip")
@@ -66,6 +54,12 @@ class FineStateEnv(gym.Env):
     The static box verdicts of FineState-Bench are computed for the same action,
     so every step also says whether the boxes told the truth.
 
+    This class is the episode: what is rendered, performed, read back and captured.
+    `gym.make(id, **options)` builds it through `env/make.py`, which wraps it for the
+    learner options that only transform its actions, observations or rewards
+    (`action_type`, `obs_type`, `obs_size`, `obs_dtype`, `goal_obs`, `reward`: each
+    documented on its wrapper); `env.unwrapped` is this class.
+
     ## Action Space
     `Dict(p0=Box(2,), p1=Box(2,))`, float32 `(x, y)` points. With
     `coord_mode="pixel"` (default) they are screenshot pixels in
@@ -73,33 +67,28 @@ class FineStateEnv(gym.Env):
     divided by the screenshot size. The upper edge (x = width) is performed on the
     last pixel; every point of the space is performable. `p0` locates the control,
     `p1` operates it; the component's gesture says how: `tap` hovers p0 then clicks
-    p1, `drag` presses at p0, moves, and releases at p1. `action_type="flat"`:
-    `Box(-1, 1, (4,), float32)`, (p0x, p0y, p1x, p1y) with -1 and 1 the screen's edges.
+    p1, `drag` presses at p0, moves, and releases at p1. `step` also takes a
+    `core.actions.ParsedAction`, points already read into screenshot pixels with the
+    error found reading them: what an action wrapper of another frame hands it
+    (`FlatAction`, env/wrappers.py), so that its action errors are its own.
 
     ## Observation Space
     `Dict(screenshot=Box(0, 255, (H, W, 3), uint8), instruction=Text)`. The
     screenshot shows the control in a state where the goal is reachable in one
     gesture; the instruction is the interact instruction of the instance.
-    `obs_type="image"`: one Box, the screenshot under a strip with the instruction
-    drawn in it; `obs_type="dict_bytes"`: the instruction as a Box of UTF-8 bytes;
-    `obs_type="screenshot"`: the screenshot alone as one Box; `obs_size=(w, h)` resizes
-    the image, `obs_dtype="float32"` scales it to [0, 1] (env/observation.py).
-    `goal_obs="vector"` adds `goal`, the goal state as a vector (the type's one-hot and
-    the state's code, env/goals.py); `goal_obs="goal_env"` (or True) makes the observation
-    `Dict(observation, achieved_goal, desired_goal)` and gives the env
-    `compute_reward(achieved_goal, desired_goal, info)`, the exact reward vectorised, as
-    hindsight experience replay needs (only such an env has it).
     `terminal_obs="skip"`: a step that ends the episode takes no screenshot: its
-    observation shows the screen before the gesture (its goal parts are the step's own),
-    and `render()` takes the screenshot on demand. Truncated and non-final steps capture.
+    observation shows the screen before the gesture, and `render()` takes the
+    screenshot on demand. Truncated and non-final steps capture.
+    `reset(options={"capture_scale": s})`, what `RLObservation` (env/observation.py) asks
+    for when its `obs_size` is small: this episode's screens of a lone control are
+    captured at that fraction of each side (cheaper), so its `screenshot` is smaller than
+    the space says until the wrapper resizes it; app pages are always captured whole, and
+    without the option every screen is.
 
     ## Rewards
-    `reward="exact"` (default): 1.0 when the state read back equals the goal state
-    exactly (on the type's own grid, no tolerance), else 0.0. `reward="shaped"`: the
-    decrease of the type's distance to the goal over the step (each type's
-    `distance`, in [0, 1], 0 exactly at the goal) plus 1.0 on reaching the goal: a
-    potential-based shaping (Ng, Harada and Russell, 1999), so the optimal policies
-    are those of the exact reward.
+    1.0 when the state read back equals the goal state exactly (on the type's own grid,
+    no tolerance), else 0.0. `info["distance"]` is the type's distance to the goal
+    after each reset and step (`ShapedReward`, env/shaping.py, shapes with it).
 
     ## Starting State
     A component type drawn uniformly from the selected ones, then its parameters,
@@ -109,7 +98,8 @@ class FineStateEnv(gym.Env):
     page with goals several gestures away; `set_level(k)` raises it between episodes.
     `reset(options={"component": name})` draws that type for this one episode;
     `reset(options={"instance":
-    inst})` renders a given instance (with a `live` block) instead.
+    inst})` renders a given instance (with a `live` block) instead; `"capture_scale"`: see
+    Observation Space.
 
     ## Episode End
     `max_actions=1` (default): one FineState interaction per episode, every `step`
@@ -131,10 +121,8 @@ class FineStateEnv(gym.Env):
     `components.themes.themes_for(platform)`, or None to draw one per episode), `backend`
     (default per platform; `"adb"` on mobile, with `backend_options={"views": "native"}`
     the project's Android app of native views, lone controls only) and `backend_options`
-    (passed to the backend), the RL
-    options `obs_type`, `obs_size`, `obs_dtype`, `action_type`, `max_actions` (gestures
-    per episode, 1..100), `reward` ("exact" or "shaped"), `level`, `goal_obs` and
-    `terminal_obs`, and `timings` (True:
+    (passed to the backend), `scene` ("page" or "control"), `level`, `max_actions`
+    (gestures per episode, 1..100), `terminal_obs`, and `timings` (True:
     `info["timings"]` gives ms per phase; off by default, wall-clock values are not
     reproducible).
 
@@ -164,7 +152,8 @@ class FineStateEnv(gym.Env):
       `collateral`, `collateral_changed`, `distance`, `actions` and `oracle_actions`; for
       learning, options whose defaults change nothing: `level` (the curriculum),
       `goal_obs` (goal vectors, a goal env with `compute_reward`), `obs_type="screenshot"`
-      and `terminal_obs="skip"`.
+      and `terminal_obs="skip"`. The learner options became wrappers applied by
+      `gym.make` (env/make.py), with the same spaces and values.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
@@ -174,12 +163,9 @@ class FineStateEnv(gym.Env):
                  viewport: tuple[int, int] | str | None = None,
                  coord_mode: CoordConvention = "pixel", render_mode: str | None = None,
                  theme: str | None = None, backend: str | Backend | None = None,
-                 backend_options: dict[str, Any] | None = None, obs_type: ObsType = "dict",
-                 obs_size: tuple[int, int] | str | None = None, obs_dtype: ObsDtype = "uint8",
-                 action_type: ActionType = "dict", timings: bool = False,
+                 backend_options: dict[str, Any] | None = None, timings: bool = False,
                  scene: str | None = None, max_actions: int | None = None,
-                 reward: str = "exact", level: int | None = None, goal_obs: Any = None,
-                 terminal_obs: str = "capture") -> None:
+                 level: int | None = None, terminal_obs: str = "capture") -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if coord_mode not in ("pixel", "normalized"):
@@ -189,28 +175,14 @@ class FineStateEnv(gym.Env):
                 or not 1 <= max_actions <= MAX_ACTIONS):
             raise ValueError(f"max_actions must be a whole number in 1..{MAX_ACTIONS}, "
                              f"got {max_actions!r}")
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {list(REWARDS)}, got {reward!r}")
         if terminal_obs not in TERMINAL_OBS:
             raise ValueError(f"terminal_obs must be one of {list(TERMINAL_OBS)}, "
                              f"got {terminal_obs!r}")
-        self.goal_obs = goals.parse_goal_obs(goal_obs)
-        if self.goal_obs == "goal_env" and reward != "exact":
-            raise ValueError("goal_obs='goal_env' needs reward='exact': compute_reward is the "
-                             "exact reward, and a shaped reward depends on the step before")
         self.terminal_obs = terminal_obs
-        if self.goal_obs == "goal_env":
-            # Only a goal env has compute_reward: SB3's and Gymnasium-Robotics' checkers take
-            # any env with one for a goal env and ask for its Dict observation.
-            self.compute_reward = goals.compute_reward
-        self.reward = reward
         self._max_actions_given = None if max_actions is None else int(max_actions)
-        self.level: int | None = None
+        # The arguments alone, before a backend is made: the scene's name, or the level's.
         if level is None:
-            self.scene = scene or scenes.DEFAULT_SCENE
-            scenes.check_scene(self.scene, platform)
-            self.max_actions = self._max_actions_given or 1
-            self._fixed, self._far_goals = False, self.max_actions > 1
+            scenes.check_scene(scene or scenes.DEFAULT_SCENE, platform)
         else:
             wanted = curriculum.LEVELS[curriculum.check_level(level)].scene
             if scene is not None and scene != wanted:
@@ -222,22 +194,11 @@ class FineStateEnv(gym.Env):
         self.platform = platform
         self.theme = theme
         self.components = components.resolve(component, family)
-        self.viewport = _parse_viewport(viewport or DEFAULT_VIEWPORTS.get(platform,
-                                                                           DEFAULT_VIEWPORT))
+        self.viewport = _resolve_viewport(platform, viewport)
         self.coord_mode = coord_mode
         self.render_mode = render_mode
-        if obs_type not in OBS_TYPES:
-            raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, got {obs_type!r}")
-        if obs_dtype not in OBS_DTYPES:
-            raise ValueError(f"obs_dtype must be one of {list(OBS_DTYPES)}, got {obs_dtype!r}")
-        if action_type not in ACTION_TYPES:
-            raise ValueError(f"action_type must be one of {list(ACTION_TYPES)}, "
-                             f"got {action_type!r}")
-        self._observe = ObservationMaker(
-            self.viewport, obs_type, None if obs_size is None else _parse_size(obs_size, 8),
-            obs_dtype)
-        self.action_type = action_type
-        self.action_space = action_space(self.viewport, coord_mode, action_type)
+        self.action_space = action_space(self.viewport, coord_mode)
+        self.observation_space = observation_space((self.viewport[1], self.viewport[0], 3))
         self.timings = timings
         if isinstance(backend, Backend):
             self.backend = backend
@@ -257,19 +218,22 @@ class FineStateEnv(gym.Env):
             self.components = [c for c in self.components if c in supported]
             if not self.components:
                 raise ValueError(f"no {platform} renderer for family={family!r}")
+        # What episodes show: the level's rung, or the scene and max_actions as given.
+        self.level: int | None = None
         if level is None:
-            self._check_scene(self.scene)
+            self._set_rung(scene or scenes.DEFAULT_SCENE, self._max_actions_given or 1,
+                           fixed=False, far_goals=(self._max_actions_given or 1) > 1)
         else:
             self.set_level(level)
-        self._goal_width = goals.code_width(self.components)
-        self.observation_space = goals.observation_space(self._observe.space, self.goal_obs,
-                                                         self._goal_width)
-        self._desired_goal: np.ndarray | None = None
-        self._base_obs: Any = None  # the last observation as built, before its goal parts
-        self._screenshot_stale = False  # a skipped terminal capture: render() takes it
         self._instance: Instance | None = None
         self._instance_json = ""
+        # The last capture, which observations are built from, and the screen as it is now
+        # at full size for render() (None after a skipped terminal capture or a scaled one:
+        # render() then takes it); the episode's scale for a lone control's captures.
+        self._capture_scale: float | None = None
+        self._captures = 0
         self._screenshot: np.ndarray | None = None
+        self._full: np.ndarray | None = None
         self._done = True
         # The episode so far: the state the control shows, its distance from the goal,
         # gestures performed, and whether the goal was reached.
@@ -288,10 +252,9 @@ class FineStateEnv(gym.Env):
         super().reset(seed=seed)
         started = time.perf_counter()
         options = options or {}
+        self._capture_scale = _capture_scale(options.get("capture_scale"))
         if "instance" in options:
-            given = options["instance"]  # a model, its dict, or info["instance"]'s JSON text
-            instance = (Instance.model_validate_json(given) if isinstance(given, str | bytes)
-                        else Instance.model_validate(given))
+            instance = read_instance(options["instance"])
             if instance.live is None:
                 raise ValueError(f"instance {instance.id!r} has no live block: it cannot be "
                                  "rendered, only scored statically")
@@ -299,8 +262,6 @@ class FineStateEnv(gym.Env):
         else:
             live = self._sample_live(seed, options.get("component"))
             instance = None
-        if self.goal_obs is not None:
-            self._check_goal_width(live.component)
         try:
             rendered = self.backend.render(live)
         except BackendCrashed:
@@ -324,8 +285,6 @@ class FineStateEnv(gym.Env):
         self._oracle_actions = components.COMPONENTS[instance.component].oracle_actions(
             instance.live.params, instance.current_state, instance.goal_state)
         self._reach = self._oracle_actions  # a first screen shows the start of the route
-        if self.goal_obs is not None:
-            self._desired_goal = self._goal_vector(instance.goal_state)
         info = self._reset_info(instance, rendered.state)
         info.update(distance=self._distance, actions=0, oracle_actions=self._oracle_actions)
         if self.timings:
@@ -339,7 +298,7 @@ class FineStateEnv(gym.Env):
                               if self._instance is not None else "call reset() before step()")
         started = time.perf_counter()
         instance = self._instance
-        parsed = (parse_flat_action(action, self.viewport) if self.action_type == "flat"
+        parsed = (action if isinstance(action, ParsedAction)
                   else parse_action(action, self.coord_mode, self.viewport))
         # Judged against the boxes of the screen the gesture acts on; a goal still more than
         # one gesture away is exact by no box.
@@ -357,7 +316,6 @@ class FineStateEnv(gym.Env):
             self._done = True  # the control is gone: nothing left to act on
         timings = {"action": 0.0, "readback": 0.0, "screenshot": 0.0, **judged.timings}
         self._actions += 1
-        distance_before = self._distance
         if performed:
             self._state, self._distractors = judged.state, judged.distractor_states
             self._distance = self._distance_to_goal(judged.state)
@@ -377,17 +335,13 @@ class FineStateEnv(gym.Env):
             shot_started = time.perf_counter()
             self._capture()
             timings["screenshot"] = _ms(shot_started)
-        else:
-            self._screenshot_stale = performed
+        elif performed:
+            self._full = None  # the screen changed uncaptured: render() takes it
         timings["total"] = _ms(started)
         action_error = judged.action_error
         if performed and not self._done:  # the next gesture acts on a new screen: measure it
             action_error = self._measure(instance)
             terminated = self._done = action_error is not None
-        if self.reward == "shaped":  # potential-based: -distance is the potential
-            reward = (distance_before - self._distance) + float(success)
-        else:
-            reward = float(success)
         info = self._reset_info(instance, instance.current_state)
         info.update(
             state=encode_state(judged.state),
@@ -406,26 +360,24 @@ class FineStateEnv(gym.Env):
         )
         if self.timings:
             info["timings"] = timings
-        return (self._observation(reuse), float(reward), bool(terminated), bool(truncated),
-                info)
+        return self._observation(reuse), float(success), bool(terminated), bool(truncated), info
 
     def render(self) -> np.ndarray | None:
         if self.render_mode != "rgb_array" or self._screenshot is None:
             return None
         # A skipped terminal capture, or one at a small observation's scale: the screen as
-        # it is now, at full size.
-        if self._screenshot_stale or self._screenshot.shape[1] != self.viewport[0]:
+        # it is now, at full size (the observations' capture stays as it was).
+        if self._full is None:
             try:
-                self._screenshot = self.backend.screenshot()
-            except BackendCrashed:
-                pass  # nothing left to capture: the last screenshot stands
-            self._screenshot_stale = False
-        return self._screenshot.copy()
+                self._full = self.backend.screenshot()
+            except BackendCrashed:  # nothing left to capture: the last screenshot stands
+                return self._screenshot.copy()
+        return self._full.copy()
 
     def _capture(self) -> None:
-        """The screenshot observations are built from: for a lone control, at the
-        observation's own scale where it is small (env/observation.py, capture_scale)."""
-        scale = self._observe.capture_scale
+        """The screenshot observations are built from: for a lone control, at the scale
+        reset's options gave (a small observation's, env/observation.py)."""
+        scale = self._capture_scale
         # Not on app pages: drawn at a small scale, 11 of 60 resets of a page gave other
         # pixels than the same seed's reset before (a few grey levels around its icons),
         # where lone controls of every type gave the same ones (230 of 230).
@@ -433,7 +385,8 @@ class FineStateEnv(gym.Env):
             self._screenshot = self.backend.screenshot_scaled(scale)
         else:
             self._screenshot = self.backend.screenshot()
-        self._screenshot_stale = False
+        self._captures += 1
+        self._full = self._screenshot if self._screenshot.shape[1] == self.viewport[0] else None
 
     def close(self) -> None:
         self.backend.close()
@@ -442,18 +395,42 @@ class FineStateEnv(gym.Env):
     def set_level(self, level: int) -> None:
         """Move to curriculum `level` (env/curriculum.py) from the next reset on: its scene,
         and at level 3 goals up to max_actions gestures away (FAR_ACTIONS unless given at
-        make time). Spaces do not change. Through a vector env: `call("set_level", n)`."""
+        make time). Spaces do not change. Through wrappers and vector envs:
+        `call("set_level", n)`."""
         spec = curriculum.LEVELS[curriculum.check_level(level)]
         max_actions = self._max_actions_given or (
             curriculum.FAR_ACTIONS if spec.far_goals else 1)
         if spec.far_goals and max_actions == 1:
             raise ValueError(f"level {level}'s goals are several gestures away: it needs "
                              "max_actions above 1")
-        self._check_scene(spec.scene)
-        self.level, self.scene, self.max_actions = int(level), spec.scene, max_actions
-        self._fixed, self._far_goals = spec.fixed, spec.far_goals
+        self._set_rung(spec.scene, max_actions, fixed=spec.fixed, far_goals=spec.far_goals)
+        self.level = int(level)
+
+    @property
+    def instance(self) -> Instance | None:
+        """The instance of the current episode (boxes in pixels)."""
+        return self._instance
+
+    @property
+    def captures(self) -> int:
+        """Screenshots taken for observations so far: an observation taken at the same
+        count as the one before shows the same pixels (a step that captured nothing)."""
+        return self._captures
+
+    @property
+    def shown_state(self) -> Any:
+        """The state the control shows now, as last read back: the rendered one after
+        reset, then each performed gesture's (a gesture that performed nothing leaves it)."""
+        return self._state
 
     # -- helpers -----------------------------------------------------------
+    def _set_rung(self, scene: str, max_actions: int, *, fixed: bool, far_goals: bool) -> None:
+        """What the next episodes show, in one place: the scene, the gestures an episode
+        may take, level 0's fixed controls, and goals up to max_actions gestures away."""
+        self._check_scene(scene)
+        self.scene, self.max_actions = scene, max_actions
+        self._fixed, self._far_goals = fixed, far_goals
+
     def _check_scene(self, scene: str) -> None:
         scenes.check_scene(scene, self.platform)
         if scene == "page" and not self.backend.renders_pages:
@@ -463,11 +440,6 @@ class FineStateEnv(gym.Env):
             problem = scenes.page_viewport_problem(self.backend.layout_viewport, self.platform)
             if problem:
                 raise ValueError(problem)
-
-    @property
-    def instance(self) -> Instance | None:
-        """The instance of the current episode (boxes in pixels)."""
-        return self._instance
 
     def _sample_live(self, seed: int | None, component: str | None = None) -> LiveSpec:
         rng = self.np_random
@@ -557,38 +529,19 @@ class FineStateEnv(gym.Env):
                                               self.viewport), dtype=np.float64)
                 for name in ("loc", "core", "goal", "now")}
 
-    def _check_goal_width(self, name: str) -> None:
-        """A type given by reset's options may lie outside the env's components: its goal
-        must fit the goal space made for them, before anything is rendered."""
-        needed = components.COMPONENTS[name].code_size
-        if needed > self._goal_width:
-            raise ValueError(
-                f"goal_obs: a {name} state's code has {needed} numbers, more than the "
-                f"{self._goal_width} of this env's goal space (the widest of its components "
-                f"{self.components}): make the env with {name!r} among its components")
-
-    def _goal_vector(self, state: Any) -> np.ndarray:
-        instance = self._instance
-        return goals.goal_vector(instance.component, state, instance.live.params,
-                                 self._goal_width)
-
-    def _observation(self, reuse: bool = False) -> Any:
-        """The observation of the screen shown; `reuse`: of the last screenshot, whose
-        observation was already built (a copy of it: the caller owns what it was given)."""
-        if reuse and self._base_obs is not None:
-            self._base_obs = _copy_observation(self._base_obs)
-        else:
-            self._base_obs = self._observe(self._screenshot, self._instance.instructions.interact)
-        if self.goal_obs is None:
-            return self._base_obs
-        return goals.observation(self._base_obs, self.goal_obs, self._goal_vector(self._state),
-                                 self._desired_goal)
+    def _observation(self, reuse: bool = False) -> dict[str, Any]:
+        """The observation of the screen shown; `reuse`: of the last screenshot, already
+        handed out (a copy of it: the caller owns what it was given)."""
+        screenshot = self._screenshot.copy() if reuse else self._screenshot
+        return {"screenshot": screenshot, "instruction": self._instance.instructions.interact}
 
 
-def _copy_observation(observation: Any) -> Any:
-    if isinstance(observation, dict):
-        return {key: _copy_observation(value) for key, value in observation.items()}
-    return observation.copy() if isinstance(observation, np.ndarray) else observation
+def read_instance(given: Any) -> Instance:
+    """An instance given to `reset(options={"instance": ...})`: the model, its dict, or
+    `info["instance"]`'s JSON text."""
+    if isinstance(given, str | bytes):
+        return Instance.model_validate_json(given)
+    return Instance.model_validate(given)
 
 
 def _scene_record(live: LiveSpec, rendered: Rendered) -> SceneRecord | None:
@@ -601,25 +554,20 @@ def _scene_record(live: LiveSpec, rendered: Rendered) -> SceneRecord | None:
         for d, loc in zip(live.scene.distractors, rendered.distractor_locs, strict=True)])
 
 
-def _parse_viewport(viewport: tuple[int, int] | str) -> tuple[int, int]:
-    # 320 px: the smallest side on which every control fits whole (a month grid
-    # needs ~300 px); phones are 360 px wide and more.
-    return _parse_size(viewport, 320, "viewport")
+def _capture_scale(scale: Any) -> float | None:
+    if scale is None:
+        return None
+    if isinstance(scale, bool) or not isinstance(scale, int | float) or not 0 < scale <= 1:
+        raise ValueError(f"options['capture_scale'] must be None or in (0, 1], got {scale!r}")
+    return float(scale)
 
 
-def _parse_size(size: tuple[int, int] | str, smallest: int,
-                name: str = "obs_size") -> tuple[int, int]:
-    """(width, height) from a pair or "WxH", each side in smallest..4096 pixels."""
-    if isinstance(size, str):
-        try:
-            width, height = (int(v) for v in size.lower().split("x"))
-        except ValueError:
-            raise ValueError(f"{name} {size!r} is not 'WIDTHxHEIGHT'") from None
-    else:
-        width, height = (int(v) for v in size)
-    if not (smallest <= width <= 4096 and smallest <= height <= 4096):
-        raise ValueError(f"{name} {width}x{height} is outside {smallest}..4096 pixels per side")
-    return width, height
+def _resolve_viewport(platform: str, viewport: tuple[int, int] | str | None) -> tuple[int, int]:
+    """The screenshot's (width, height) for `viewport` as given (None: the platform's
+    default). 320 px: the smallest side on which every control fits whole (a month grid
+    needs ~300 px); phones are 360 px wide and more."""
+    return parse_size(viewport or DEFAULT_VIEWPORTS.get(platform, DEFAULT_VIEWPORT), 320,
+                      "viewport")
 
 
 def _ms(start: float, end: float | None = None) -> float:

@@ -11,15 +11,20 @@ the type's `states_equal` says the states are equal. A state the control cannot 
 goal. The width of the code part is the widest `code_size` of the env's types, so one env
 has one goal space whatever type an episode draws.
 
-`goal_obs` (make-time option):
-- `"vector"`: the observation gains `goal`, the goal state's vector, so that a policy that
-  sees pixels needs no OCR of the instruction; an `obs_type="image"` Box becomes
-  `Dict(image=..., goal=...)`.
-- `"goal_env"` (or True): the Gymnasium-Robotics convention that HER needs:
+`goal_obs` (make-time option), a wrapper each (env/make.py applies them):
+- `"vector"` (`AddGoalVector`): the observation gains `goal`, the goal state's vector, so
+  that a policy that sees pixels needs no OCR of the instruction; an `obs_type="image"` Box
+  becomes `Dict(image=..., goal=...)`.
+- `"goal_env"` or True (`AsGoalEnv`): the Gymnasium-Robotics convention that HER needs:
   `Dict(observation=<what obs_type says>, achieved_goal=<the state shown>,
-  desired_goal=<the goal state>)`, and `env.unwrapped.compute_reward(achieved, desired,
-  info)`, vectorised over leading axes, gives the exact reward: 1.0 where the vectors are
-  equal, else 0.0 (the env's own reward for every step with `reward="exact"`).
+  desired_goal=<the goal state>)`, and `compute_reward(achieved, desired, info)`,
+  vectorised over leading axes, the exact reward: 1.0 where the vectors are equal, else
+  0.0 (the env's own reward for every step). It is the wrapper's method: through
+  gym.make's wrappers `env.get_wrapper_attr("compute_reward")`, which is what SB3's
+  `env_method("compute_reward", ...)` calls.
+
+A type given to `reset(options=...)` (by name, as a list or as an instance) whose code is
+wider than the env's goal space is refused before anything is shown.
 """
 
 from __future__ import annotations
@@ -27,10 +32,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
+import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
 from finestate_env.components import COMPONENTS, TYPE_NAMES
+from finestate_env.env.environment import read_instance
+from finestate_env.env.wrappers import MakeOption
 
 GoalObs = Literal["vector", "goal_env"]
 GOAL_OBS: tuple[GoalObs, ...] = ("vector", "goal_env")
@@ -108,3 +116,99 @@ def observation(base: Any, goal_obs: GoalObs | None, achieved: np.ndarray,
     if isinstance(base, dict):
         return {**base, "goal": desired.copy()}
     return {"image": base, "goal": desired.copy()}
+
+
+class _GoalObservation(MakeOption, gym.Wrapper):
+    """The goal vectors of the env's episode beside its observation (the subclasses say
+    where). The goal space's width is the widest code among the env's components."""
+
+    goal_obs: GoalObs
+
+    def __init__(self, env: gym.Env) -> None:
+        super().__init__(env)
+        self.make_options = {"goal_obs": self.goal_obs}
+        self.width = code_width(env.unwrapped.components)
+        self.observation_space = observation_space(env.observation_space, self.goal_obs,
+                                                   self.width)
+        self._desired: np.ndarray | None = None
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        for name in _types_given(options):  # before the env shows anything
+            self._check_width(name)
+        observation, info = self.env.reset(seed=seed, options=options)
+        self._desired = self._vector(self.env.unwrapped.instance.goal_state)
+        return self._observation(observation), info
+
+    def step(self, action: Any):
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        return self._observation(observation), reward, terminated, truncated, info
+
+    def _vector(self, state: Any) -> np.ndarray:
+        instance = self.env.unwrapped.instance
+        return goal_vector(instance.component, state, instance.live.params, self.width)
+
+    def _observation(self, base: Any) -> Any:
+        raise NotImplementedError
+
+    def _check_width(self, name: str) -> None:
+        """A type given by reset's options may lie outside the env's components: its goal
+        must fit the goal space made for them."""
+        needed = COMPONENTS[name].code_size
+        if needed > self.width:
+            raise ValueError(
+                f"goal_obs: a {name} state's code has {needed} numbers, more than the "
+                f"{self.width} of this env's goal space (the widest of its components "
+                f"{self.env.unwrapped.components}): make the env with {name!r} among its "
+                "components")
+
+
+class AddGoalVector(_GoalObservation):
+    """`goal_obs="vector"`: the observation gains `goal`, the goal state's vector
+    (`Box(-1, 1, (23 + width,), float32)`); a Box observation becomes
+    `Dict(image=<it>, goal=...)`."""
+
+    goal_obs = "vector"
+
+    def _observation(self, base: Any) -> Any:
+        return observation(base, "vector", self._desired, self._desired)
+
+
+class AsGoalEnv(_GoalObservation):
+    """`goal_obs="goal_env"` (or True): `Dict(observation=<the env's observation>,
+    achieved_goal=<the state shown>, desired_goal=<the goal state>)` and `compute_reward`,
+    the Gymnasium-Robotics convention that hindsight experience replay needs. Only such an
+    env has `compute_reward`: SB3's and Gymnasium-Robotics' checkers take any env with one
+    for a goal env. The env's reward must be the exact one (not `ShapedReward`'s)."""
+
+    goal_obs = "goal_env"
+
+    def compute_reward(self, achieved_goal: Any, desired_goal: Any, info: Any = None) -> Any:
+        """The exact reward for goal vectors (module docstring), vectorised over leading
+        axes: 1.0 where they are equal in every number, else 0.0, as float32."""
+        return compute_reward(achieved_goal, desired_goal, info)
+
+    def _observation(self, base: Any) -> Any:
+        # The goal achieved is the state read back, also on a terminal step whose pixels
+        # (terminal_obs="skip") are those the gesture acted on.
+        return observation(base, "goal_env", self._vector(self.env.unwrapped.shown_state),
+                           self._desired)
+
+
+def goal_wrapper(goal_obs: Any) -> type[_GoalObservation] | None:
+    """The wrapper of the make-time option `goal_obs` (None: no goal vector)."""
+    return {None: None, "vector": AddGoalVector, "goal_env": AsGoalEnv}[
+        parse_goal_obs(goal_obs)]
+
+
+def _types_given(options: dict[str, Any] | None) -> list[str]:
+    """The types `reset(options=...)` names (an instance, or one or several by name); an
+    unknown name or an instance without a live block is the env's to refuse."""
+    options = options or {}
+    if "instance" in options:
+        live = read_instance(options["instance"]).live
+        return [] if live is None else [live.component]
+    given = options.get("component")
+    if given is None:
+        return []
+    return [name for name in ([given] if isinstance(given, str) else list(given))
+            if name in COMPONENTS]

@@ -1,8 +1,9 @@
-"""Turning a screenshot and an instruction into the observation the env was made for.
+"""The learner's observation (`RLObservation`): obs_type, obs_size and obs_dtype.
 
-The default observation is the screenshot as captured and the instruction as text.
-The RL options (env/spaces.py) change only what the agent is handed, never the page:
-the control, its boxes, the actions' frame and `render()` stay the screenshot's.
+The env's own observation is the screenshot as captured and the instruction as text.
+These options change only what the agent is handed, never the page: the control, its
+boxes, the actions' frame and `render()` stay the screenshot's. `gym.make(id, obs_type=...,
+obs_size=..., obs_dtype=...)` wraps the env in `RLObservation` (env/make.py).
 
 - `obs_type="image"` draws the instruction into a strip above the screenshot, black
   on white, in DejaVu Sans (Debian's fonts-dejavu-core, which make installs), so that
@@ -10,13 +11,17 @@ the control, its boxes, the actions' frame and `render()` stay the screenshot's.
   screenshot's width (three lines at width / 40 px) and holds the whole instruction at
   every default screen size; an instruction too long for it ends in "...".
 - `obs_type="screenshot"` is the screenshot alone.
-- `obs_size` resizes the whole image (strip included) with bilinear filtering. An
-  obs_size of at most a quarter of the screen's per side gives `capture_scale`, at which
-  the env asks the backend for a lone control's screen (the web's `screenshot_scaled`:
-  drawn at OVERSAMPLE times the observation's scale, not at full size): cheaper, a little
-  other pixels (within a grey level on average), as deterministic.
+- `obs_size` resizes the whole image (strip included) with bilinear filtering.
 - `obs_dtype="float32"` divides by 255.
 - `obs_type="dict_bytes"` gives the instruction as its UTF-8 bytes, zero-padded.
+
+Capturing is the env's: an obs_size of at most a quarter of the screen's per side gives
+`capture_scale`, which `RLObservation` passes to each reset (`options["capture_scale"]`),
+and at which the env then asks the backend for a lone control's screen (the web's
+`screenshot_scaled`: drawn at OVERSAMPLE times the observation's scale, not at full
+size): cheaper, a little other pixels (within a grey level on average), as deterministic.
+The observation takes a screenshot of either size. The env used alone captures every
+screen whole, as its space says.
 
 Every step is deterministic: the same screenshot and instruction give the same array.
 """
@@ -26,22 +31,85 @@ from __future__ import annotations
 import functools
 import textwrap
 from pathlib import Path
+from typing import Any
 
+import gymnasium as gym
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from finestate_env.env.spaces import (
     INSTRUCTION_MAX_LENGTH,
+    OBS_DTYPES,
+    OBS_TYPES,
     ObsDtype,
     ObsType,
     observation_space,
+    parse_size,
 )
+from finestate_env.env.wrappers import MakeOption
 
 FONT_PATH = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 STRIP_LINES = 3
 # A scaled capture (capture_scale) keeps this many screen pixels per observation pixel,
 # per side, so that the bilinear resize still averages them as it does a full screenshot.
 OVERSAMPLE = 2
+
+
+class RLObservation(MakeOption, gym.ObservationWrapper):
+    """`obs_type`, `obs_size` and `obs_dtype` (the module docstring): the env's
+    `Dict(screenshot, instruction)` as the observation an RL library takes.
+
+    `obs_type`: "dict" (the env's own), "image" (one Box, the instruction drawn in a strip
+    above the screenshot), "screenshot" (one Box, the screenshot alone) or "dict_bytes"
+    (the instruction as a Box of UTF-8 bytes beside the screenshot); `obs_size`:
+    (width, height) or "WxH", 8..4096 px a side, the image resized (strip included);
+    `obs_dtype`: "uint8" or "float32" (the image in [0, 1]).
+    """
+
+    def __init__(self, env: gym.Env, obs_type: ObsType = "dict",
+                 obs_size: tuple[int, int] | str | None = None,
+                 obs_dtype: ObsDtype = "uint8") -> None:
+        super().__init__(env)
+        self.obs_type, self.obs_size, self.obs_dtype = obs_type, obs_size, obs_dtype
+        self.maker = ObservationMaker(env.unwrapped.viewport, obs_type,
+                                      check_options(obs_type, obs_size, obs_dtype), obs_dtype)
+        self.observation_space = self.maker.space
+        self._built: Any = None  # the last observation built, and the env's capture it shows
+        self._built_from = -1
+        # In the spec: the options given, as gym.make takes them (MakeOption).
+        self.make_options = {key: value for key, value, default in (
+            ("obs_type", obs_type, "dict"), ("obs_size", obs_size, None),
+            ("obs_dtype", obs_dtype, "uint8")) if value != default}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        if self.maker.capture_scale is not None:  # the episode's captures, at its scale
+            options = {**(options or {}), "capture_scale": self.maker.capture_scale}
+        return super().reset(seed=seed, options=options)
+
+    def observation(self, observation: dict[str, Any]) -> Any:
+        capture = self.env.unwrapped.captures
+        if capture == self._built_from:  # the last capture again (terminal_obs="skip", a
+            return _copy(self._built)  # malformed action): its observation, a copy of its own
+        self._built = self.maker(observation["screenshot"], observation["instruction"])
+        self._built_from = capture
+        return self._built
+
+
+def _copy(observation: Any) -> Any:
+    if isinstance(observation, dict):
+        return {key: _copy(value) for key, value in observation.items()}
+    return observation.copy() if isinstance(observation, np.ndarray) else observation
+
+
+def check_options(obs_type: ObsType, obs_size: tuple[int, int] | str | None,
+                  obs_dtype: ObsDtype) -> tuple[int, int] | None:
+    """The options checked (a message naming the one that is wrong), obs_size as
+    (width, height)."""
+    if obs_type not in OBS_TYPES:
+        raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, got {obs_type!r}")
+    if obs_dtype not in OBS_DTYPES:
+        raise ValueError(f"obs_dtype must be one of {list(OBS_DTYPES)}, got {obs_dtype!r}")
+    return None if obs_size is None else parse_size(obs_size, 8)
 
 
 class ObservationMaker:
@@ -58,7 +126,7 @@ class ObservationMaker:
         self.space = observation_space((shown[1], shown[0], 3), obs_type, obs_dtype)
         self.width = width
         # The fraction of the screen's size a screenshot needs for this observation, or None
-        # for the full size; the observation takes a screenshot of either size.
+        # for the full size (reset's capture_scale); it takes a screenshot of either size.
         self.capture_scale: float | None = None
         if obs_size is not None:
             scale = OVERSAMPLE * max(obs_size[0] / width,

@@ -1,8 +1,8 @@
 """The env's spaces (docs/design.md §4b), built in one place.
 
 The defaults are the FineState protocol's: a Dict of the screenshot and the instruction
-text, and a Dict of the two points. Make-time options give what RL libraries take
-(observation.py builds the observations themselves):
+text, and a Dict of the two points. The learner options give what RL libraries take, each
+through a wrapper that declares its space from here (env/make.py applies them):
 
 - `obs_type="image"`: one Box, the screenshot with the instruction drawn in a strip
   above it (as MiniWoB++ shows its utterance), for CNN policies (SB3 CnnPolicy, RLlib,
@@ -12,8 +12,10 @@ text, and a Dict of the two points. Make-time options give what RL libraries tak
   would contradict);
 - `obs_type="dict_bytes"`: a Dict of Boxes, the screenshot and the instruction as a
   fixed-length array of UTF-8 bytes (zero-padded), for SB3's MultiInputPolicy;
-- `obs_size` resizes the image, `obs_dtype="float32"` scales it to [0, 1];
-- `action_type="flat"`: one Box(4) in [-1, 1], (p0x, p0y, p1x, p1y) over the screen.
+- `obs_size` resizes the image, `obs_dtype="float32"` scales it to [0, 1]
+  (`RLObservation`, env/observation.py);
+- `action_type="flat"`: one Box(4) in [-1, 1], (p0x, p0y, p1x, p1y) over the screen
+  (`FlatAction`, env/wrappers.py).
 """
 
 from __future__ import annotations
@@ -159,7 +161,7 @@ def observation_space(image_shape: tuple[int, int, int], obs_type: ObsType = "di
     raise ValueError(f"obs_type must be one of {list(OBS_TYPES)}, got {obs_type!r}")
 
 
-def action_space(viewport: tuple[int, int], coord_mode: CoordConvention,
+def action_space(viewport: tuple[int, int], coord_mode: CoordConvention = "pixel",
                  action_type: ActionType = "dict") -> spaces.Space:
     """p0 and p1 as (x, y): pixels in [0, width] x [0, height], or [0, 1] when normalized;
     or one Box(4) in [-1, 1] when flat. Every point the space contains is performable:
@@ -176,3 +178,18 @@ def action_space(viewport: tuple[int, int], coord_mode: CoordConvention,
         raise ValueError(f"coord_mode must be 'pixel' or 'normalized', got {coord_mode!r}")
     point = spaces.Box(low=np.zeros(2, dtype=np.float32), high=high, dtype=np.float32)
     return spaces.Dict({"p0": point, "p1": point})
+
+
+def parse_size(size: tuple[int, int] | str, smallest: int,
+               name: str = "obs_size") -> tuple[int, int]:
+    """(width, height) from a pair or "WxH", each side in smallest..4096 pixels."""
+    if isinstance(size, str):
+        try:
+            width, height = (int(v) for v in size.lower().split("x"))
+        except ValueError:
+            raise ValueError(f"{name} {size!r} is not 'WIDTHxHEIGHT'") from None
+    else:
+        width, height = (int(v) for v in size)
+    if not (smallest <= width <= 4096 and smallest <= height <= 4096):
+        raise ValueError(f"{name} {width}x{height} is outside {smallest}..4096 pixels per side")
+    return width, height

@@ -39,7 +39,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
 from gymnasium.vector.utils import concatenate, iterate
 
-from finestate_env.env.environment import FineStateEnv
+from finestate_env.env.make import make_env
 
 # Cores one browser keeps busy at most (the module docstring): 2.8 on app pages, 4.4 on
 # lone controls, measured with 16 envs in one browser on a 16-core machine.
@@ -69,7 +69,8 @@ def browser_kwargs(env_kwargs: dict[str, Any], index: int, browsers: int) -> dic
 
 
 class ConcurrentVectorEnv(SyncVectorEnv):
-    """N `FineStateEnv`s of one process whose resets and steps run concurrently."""
+    """N envs of one process (each as `gym.make` makes it: env/make.py) whose resets and
+    steps run concurrently."""
 
     def __init__(self, num_envs: int, *,
                  autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
@@ -82,21 +83,21 @@ class ConcurrentVectorEnv(SyncVectorEnv):
         elif isinstance(browsers, bool) or not isinstance(browsers, int) or browsers < 1:
             raise ValueError(f"browsers must be a whole number >= 1, got {browsers!r}")
         self.browsers = min(int(browsers), int(num_envs))
-        super().__init__([partial(FineStateEnv, **browser_kwargs(env_kwargs, i, self.browsers))
+        super().__init__([partial(make_env, **browser_kwargs(env_kwargs, i, self.browsers))
                           for i in range(int(num_envs))], copy=copy,
                          autoreset_mode=autoreset_mode)
         self.closed = False
         # Only backends that declare it (Backend.concurrent_steps: the Chromium ones) are
         # driven from threads; any other (adb, say) steps its envs one after the other,
         # as sync does.
-        self.concurrent = all(env.backend.concurrent_steps for env in self.envs)
+        self.concurrent = all(env.unwrapped.backend.concurrent_steps for env in self.envs)
         self._threads = ThreadPoolExecutor(self.num_envs, thread_name_prefix="finestate-env")
         self._start_backends()
 
     def _start_backends(self) -> None:
         # The browser starts once, here, before the envs' threads share it.
         for env in self.envs:
-            env.backend.ensure_alive()
+            env.unwrapped.backend.ensure_alive()
 
     def _each(self, work: list) -> list:
         """Run work[i]() for every env i at once (None: nothing for env i); their results.

@@ -1,21 +1,71 @@
-"""Action wrappers for learners that pick among few actions (DQN and other value methods).
+"""Action wrappers, and what every wrapper of a make-time option shares.
 
-`GridActions` lays a grid of square cells over the screen and makes the action a cell:
-one cell (`Discrete`) for tap types, whose gesture the env performs as "hover p0, click
-p1" with both points at the cell's centre; or two cells (`MultiDiscrete`, `points=2`),
-p0's and p1's, for any type, drags included. A cell of `cell` pixels reaches every part
-of a control at least `cell` pixels wide and tall, with no precision beyond that: a goal
-narrower than a cell (a rating's star, a time picker's minute mark) may have no centre in it.
+`FlatAction` is `action_type="flat"`: one Box(4) in [-1, 1] for the two points, as
+continuous-control learners (PPO, SAC) take actions.
+
+`GridActions` lays a grid of square cells over the screen and makes the action a cell, for
+learners that pick among few actions (DQN and other value methods): one cell (`Discrete`)
+for tap types, whose gesture the env performs as "hover p0, click p1" with both points at
+the cell's centre; or two cells (`MultiDiscrete`, `points=2`), p0's and p1's, for any
+type, drags included. A cell of `cell` pixels reaches every part of a control at least
+`cell` pixels wide and tall, with no precision beyond that: a goal narrower than a cell
+(a rating's star, a time picker's minute mark) may have no centre in it.
+
+`MakeOption` is the part of each learner option's wrapper (`FlatAction`, `RLObservation`,
+`AddGoalVector`, `AsGoalEnv`, `ShapedReward`) that keeps `env.spec` honest: the spec's
+kwargs name the option, which `gym.make(env.spec)` applies again through the entry point
+(env/make.py), so no wrapper is listed twice in it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+
+from finestate_env.core.actions import ParsedAction, parse_flat_action
+from finestate_env.env.spaces import action_space
+
+
+class MakeOption:
+    """A wrapper that a make-time option stands for: `env.spec` is its env's with the
+    option in its kwargs (as Gymnasium's TimeLimit folds itself into max_episode_steps),
+    not an additional wrapper that gym.make would apply on top of the entry point's."""
+
+    # The make-time options this wrapper applies, as `gym.make` takes them.
+    make_options: dict[str, Any] = {}
+
+    @property
+    def spec(self) -> gym.envs.registration.EnvSpec | None:
+        spec = self.env.spec
+        if spec is None:
+            return None
+        # The entry point's own wrappers find their options there already: the spec stays
+        # as gym.make gave it. A wrapper applied by hand adds its option.
+        missing = {k: v for k, v in self.make_options.items() if k not in spec.kwargs}
+        return dataclasses.replace(spec, kwargs={**spec.kwargs, **missing}) if missing else spec
+
+
+class FlatAction(MakeOption, gym.ActionWrapper):
+    """`action_type="flat"`: the action is `Box(-1, 1, (4,), float32)`, (p0x, p0y, p1x, p1y)
+    with -1 and 1 the screen's edges, whatever the env's `coord_mode` (which still frames
+    info's boxes). A malformed flat action (not four finite numbers in [-1, 1]) is the env's
+    `info["action_error"]`, never raised and never clamped (core/actions.py)."""
+
+    make_options = {"action_type": "flat"}
+
+    def __init__(self, env: gym.Env) -> None:
+        super().__init__(env)
+        self.viewport: tuple[int, int] = env.unwrapped.viewport
+        self.action_space = action_space(self.viewport, action_type="flat")
+
+    def action(self, action: Any) -> ParsedAction:
+        # Read here, in screenshot pixels, errors included: the env performs it as it is.
+        return parse_flat_action(action, self.viewport)
 
 
 class GridActions(gym.ActionWrapper):
@@ -41,7 +91,8 @@ class GridActions(gym.ActionWrapper):
         cells = self.cols * self.rows
         self.action_space = (spaces.Discrete(cells) if points == 1
                              else spaces.MultiDiscrete([cells, cells]))
-        self._flat = inner.action_type == "flat"
+        # Under FlatAction the env takes the flat Box; else the points in its coord_mode.
+        self._flat = isinstance(env.action_space, spaces.Box)
         self._normalized = inner.coord_mode == "normalized"
 
     def centre(self, k: int) -> tuple[float, float]:

@@ -21,6 +21,7 @@ import gymnasium as gym
 from finestate_env.agents.scripted import NoisyOracleAgent
 from finestate_env.components import COMPONENTS, resolve
 from finestate_env.core.errors import UsageError
+from finestate_env.core.extras import require
 
 NoiseTarget = Literal["p0", "p1"]
 
@@ -92,8 +93,7 @@ def _crossing(xs: Sequence[float], ys: Sequence[float], level: float) -> float |
 
 def plot_curve(curve: dict[str, Any], path: str | Path) -> Path:
     """One panel per family, one line per type: live success against sigma (symlog x)."""
-    import matplotlib
-
+    matplotlib = require("matplotlib", "report", "the precision curve's plot")
     matplotlib.use("Agg")  # files only: no display on the machines that draw this
     import matplotlib.pyplot as plt
 

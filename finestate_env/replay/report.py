@@ -17,11 +17,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-import jinja2
 from PIL import Image
 
 from finestate_env import __version__
 from finestate_env.core import scoring
+from finestate_env.core.extras import require
 from finestate_env.core.schema import Instance
 from finestate_env.replay.disagreements import Disagreement, disagreement_of, explain, why
 from finestate_env.replay.drawing import crop_around, draw_boxes, draw_points
@@ -52,8 +52,9 @@ def write_report(folder: Path, instances: list[Instance] | None = None,
     cases = [r for r in records if _is_case(r)]
     disagreements = {r.key: d for r in cases
                      if (d := disagreement_of(r, by_id.get(r.id))) is not None}
+    jinja2 = require("jinja2", "report", "the HTML report")
     environment = jinja2.Environment(
-        loader=jinja2.PackageLoader("replay", "templates"),
+        loader=jinja2.PackageLoader("finestate_env.replay", "templates"),
         autoescape=True, undefined=jinja2.StrictUndefined)
     html = environment.get_template("report.html.j2").render(
         title=str(folder.resolve().name), n=len(records), version=__version__,
@@ -183,7 +184,7 @@ def _matrix(records: list[ReplayRecord]) -> dict[str, int]:
 
 
 def _charts(summary: dict[str, Any]) -> list[dict[str, str]]:
-    import matplotlib
+    matplotlib = require("matplotlib", "report", "the report's charts")
 
     matplotlib.use("Agg")
     from matplotlib import pyplot

@@ -38,6 +38,7 @@ from finestate_env import __version__, components
 from finestate_env.agents.vlm_prompt import profile_for, task_prompt
 from finestate_env.components.scenes import DEFAULT_SCENE
 from finestate_env.core.errors import UsageError
+from finestate_env.core.extras import require
 from finestate_env.core.schema import CoordConvention, Instance, Platform
 from finestate_env.datasets.generate import (
     InstanceMaker,
@@ -68,7 +69,7 @@ class ExportResult:
 def parquet_schema(trainer: Trainer = "trl"):
     """The Arrow schema of a row for `trainer`, with the Hugging Face feature types that
     make `datasets` decode `images` as PIL images."""
-    import pyarrow as pa
+    pa = require("pyarrow", "rewards", "export-rl's Parquet")
 
     message = pa.struct([("role", pa.string()), ("content", pa.string())])
     image = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
@@ -123,6 +124,7 @@ def export_rl(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: 
     overrides the convention."""
     import time
 
+    require("pyarrow", "rewards", "export-rl's Parquet")  # before any instance is rendered
     trainers = tuple(dict.fromkeys(trainers))
     for trainer in trainers:
         if trainer not in TRAINERS:

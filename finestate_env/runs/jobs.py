@@ -135,7 +135,8 @@ def _call_process_worker(item: Any) -> Record:
 
 
 def _run_pool(items: list, make_worker: Callable[[], Worker], write, workers: int) -> None:
-    # spawn, not fork: Playwright's driver and threads do not survive a fork.
+    # spawn, not fork: a browser's DevTools pipe and its reader threads belong to the process
+    # that started it (a forked child drops its copies: backends/cdp.py).
     context = multiprocessing.get_context("spawn")
     # A few items per process in flight: enough that none idles, few enough
     # that an interrupt waits for little (unwritten items are redone on resume).

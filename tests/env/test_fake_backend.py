@@ -19,6 +19,7 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+from env_checks import check_env_as_made
 from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
@@ -171,9 +172,10 @@ def test_gymnasium_and_sb3_checkers_take_every_mode(mode):
     kwargs, sb3 = RL_MODES[mode]
     env = gym.make("FineState-Web-v0", backend="fake", **kwargs)
     try:
-        check_env(env.unwrapped, skip_render_check=True)
+        check_env(env.unwrapped, skip_render_check=True)  # the raw env
+        check_env_as_made(env, skip_render_check=True)  # with the options' wrappers
         if sb3:
-            sb3_check_env(env.unwrapped, warn=False)
+            sb3_check_env(env, warn=False)
         obs, _ = env.reset(seed=0)
         assert env.observation_space.contains(obs)
     finally:
@@ -345,23 +347,23 @@ def test_a_crash_ends_the_episode_and_the_next_reset_restarts(env):
 
 def test_goal_env_achieved_goal_follows_the_state_and_compute_reward_is_the_reward():
     env = gym.make("FineState-Web-v0", backend="fake", goal_obs="goal_env", max_actions=2,
-                   obs_type="screenshot", obs_size=(84, 84)).unwrapped
+                   obs_type="screenshot", obs_size=(84, 84))
+    compute_reward = env.get_wrapper_attr("compute_reward")  # AsGoalEnv's method
     try:
         rewards, achieved, desired = [], [], []
         for seed in range(8):
             obs, info = env.reset(seed=seed)
             assert not np.array_equal(obs["achieved_goal"], obs["desired_goal"])
             goal = info["boxes"]["current"]["goal"]
-            miss = _outside(goal, env.viewport)
+            miss = _outside(goal, env.unwrapped.viewport)
             for action in ({"p0": miss, "p1": miss}, _oracle(info)):
                 obs, reward, terminated, _, info = env.step(action)
-                assert env.compute_reward(obs["achieved_goal"], obs["desired_goal"],
-                                          info) == reward
+                assert compute_reward(obs["achieved_goal"], obs["desired_goal"], info) == reward
                 rewards.append(reward)
                 achieved.append(obs["achieved_goal"])
                 desired.append(obs["desired_goal"])
             assert terminated and reward == 1.0
-        batch = env.compute_reward(np.stack(achieved), np.stack(desired), None)
+        batch = compute_reward(np.stack(achieved), np.stack(desired), None)
         assert batch.tolist() == rewards == [0.0, 1.0] * 8
     finally:
         env.close()
@@ -398,10 +400,10 @@ def test_levels_give_the_same_instance_for_the_same_seed(level):
 
 
 def test_shaped_reward_and_truncation():
-    env = gym.make("FineState-Web-v0", backend="fake", max_actions=2, reward="shaped").unwrapped
+    env = gym.make("FineState-Web-v0", backend="fake", max_actions=2, reward="shaped")
     try:
         obs, info = env.reset(seed=9)
-        miss = _outside(info["boxes"]["current"]["goal"], env.viewport)
+        miss = _outside(info["boxes"]["current"]["goal"], env.unwrapped.viewport)
         _, reward, terminated, truncated, info = env.step({"p0": miss, "p1": miss})
         assert (reward, terminated, truncated) == (0.0, False, False)
         _, reward, terminated, truncated, info = env.step({"p0": miss, "p1": miss})

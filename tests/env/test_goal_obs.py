@@ -13,13 +13,19 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+from env_checks import check_env_as_made
 from gymnasium import spaces
 from gymnasium.utils.env_checker import check_env
+from stable_baselines3.common.env_checker import (
+    _check_goal_env_compute_reward,
+    _check_goal_env_obs,
+)
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from finestate_env import decode_state
 from finestate_env.agents.scripted import OracleAgent
 from finestate_env.components import COMPONENTS, TYPE_NAMES
+from finestate_env.env.goals import AddGoalVector, AsGoalEnv
 
 VIEWPORT = (1280, 720)
 TYPES = ["switch", "radio_group"]  # a code of one number each
@@ -156,7 +162,7 @@ def test_goal_env_space_and_true_is_goal_env():
                      obs_size=(84, 84), goal_obs=goal_obs) for goal_obs in ("goal_env", True)]
     goal = spaces.Box(-1.0, 1.0, (len(TYPE_NAMES) + 1,), np.float32)
     for env in made:
-        assert env.unwrapped.goal_obs == "goal_env"
+        assert env.get_wrapper_attr("goal_obs") == "goal_env"
         assert env.observation_space == spaces.Dict(
             observation=spaces.Box(0, 255, (84, 84, 3), np.uint8), achieved_goal=goal,
             desired_goal=goal)
@@ -165,6 +171,7 @@ def test_goal_env_space_and_true_is_goal_env():
 
 def test_goal_env_achieved_goal_follows_the_state_and_compute_reward_is_the_reward(goal_env):
     env = goal_env.unwrapped
+    compute_reward = goal_env.get_wrapper_attr("compute_reward")  # AsGoalEnv's method
     achieved, desired, rewards, infos = [], [], [], []
     for seed in range(6):
         obs, info = goal_env.reset(seed=seed)
@@ -188,7 +195,7 @@ def test_goal_env_achieved_goal_follows_the_state_and_compute_reward_is_the_rewa
             assert np.array_equal(obs["observation"], pixels) or not terminated
             assert np.array_equal(obs["desired_goal"], want)
             assert reward == (1.0 if action is None else 0.0)
-            single = env.compute_reward(obs["achieved_goal"], obs["desired_goal"], info)
+            single = compute_reward(obs["achieved_goal"], obs["desired_goal"], info)
             assert single == reward and single.dtype == np.float32 and single.shape == ()
             achieved.append(obs["achieved_goal"])
             desired.append(obs["desired_goal"])
@@ -196,27 +203,35 @@ def test_goal_env_achieved_goal_follows_the_state_and_compute_reward_is_the_rewa
             infos.append(info)
         assert terminated and not truncated
     achieved, desired = np.stack(achieved), np.stack(desired)
-    batch = env.compute_reward(achieved, desired, np.array(infos))
+    batch = compute_reward(achieved, desired, np.array(infos))
     assert batch.shape == (len(rewards),) and batch.dtype == np.float32
     assert batch.tolist() == rewards and 0.0 in rewards and 1.0 in rewards
     # HER's relabelling: the goal achieved is the goal desired, and every reward is 1.
-    assert env.compute_reward(achieved, achieved.copy(), None).tolist() == [1.0] * len(rewards)
+    assert compute_reward(achieved, achieved.copy(), None).tolist() == [1.0] * len(rewards)
     # Leading axes: (2, B, width) -> (2, B).
-    both = env.compute_reward(np.stack([achieved, achieved]), np.stack([desired, achieved]), None)
+    both = compute_reward(np.stack([achieved, achieved]), np.stack([desired, achieved]), None)
     assert both.tolist() == [rewards, [1.0] * len(rewards)]
     with pytest.raises(ValueError, match="goal vectors of different lengths"):
-        env.compute_reward(achieved[:, :-1], desired, None)
+        compute_reward(achieved[:, :-1], desired, None)
 
 
 @pytest.mark.fast
 def test_only_a_goal_env_has_compute_reward():
+    # It is AsGoalEnv's method, defined on the class; the raw env never has one.
     for goal_obs in (None, False, "vector"):
         env = gym.make("FineState-Web-v0", component="switch", goal_obs=goal_obs)
+        assert not env.has_wrapper_attr("compute_reward"), goal_obs
         assert not hasattr(env.unwrapped, "compute_reward"), goal_obs
         env.close()
     env = gym.make("FineState-Web-v0", component="switch", goal_obs=True)
-    assert callable(env.unwrapped.compute_reward)
+    assert env.get_wrapper_attr("compute_reward").__func__ is AsGoalEnv.compute_reward
+    assert not hasattr(env.unwrapped, "compute_reward")
+    assert "compute_reward" not in vars(env.get_wrapper_attr("compute_reward").__self__)
     env.close()
+    vector = gym.make("FineState-Web-v0", component="switch", goal_obs="vector")
+    assert vector.get_wrapper_attr("goal_obs") == "vector"
+    assert type(vector.env.env) is AddGoalVector  # under OrderEnforcing, the checker
+    vector.close()
 
 
 @pytest.mark.fast
@@ -333,8 +348,12 @@ def test_gymnasium_and_sb3_checkers_take_the_goal_vector_rl_mode():
                    obs_type="screenshot", obs_size=(84, 84), action_type="flat",
                    terminal_obs="skip")
     try:
-        check_env(env.unwrapped, skip_render_check=True)
-        sb3_check_env(env.unwrapped, warn=True)
+        # The raw env's pixel points draw Gymnasium's advice of a normalised Box (the
+        # default space, every env's); the env as made, with the flat action, none.
+        with pytest.warns(UserWarning, match="symmetric and normalized space"):
+            check_env(env.unwrapped, skip_render_check=True)
+        check_env_as_made(env, skip_render_check=True)  # with the options' wrappers
+        sb3_check_env(env, warn=True)
         obs, _ = env.reset(seed=0)
         assert env.observation_space.contains(obs)
     finally:
@@ -343,9 +362,21 @@ def test_gymnasium_and_sb3_checkers_take_the_goal_vector_rl_mode():
 
 @pytest.mark.filterwarnings("error")
 def test_sb3_checker_takes_the_goal_env(goal_env):
-    # SB3 takes an env with compute_reward for a GoalEnv: it checks the Dict's three keys,
-    # that a step's reward is compute_reward's and that compute_reward is vectorised.
-    sb3_check_env(goal_env.unwrapped, warn=True)
+    sb3_check_env(goal_env, warn=True)
+    # SB3's checker takes an env whose unwrapped env has compute_reward for a goal env; here
+    # compute_reward is the AsGoalEnv wrapper's, so its goal-env checks are run on that
+    # wrapper directly: the Dict's three keys, that a step's reward is compute_reward's,
+    # and that compute_reward is vectorised.
+    wrapper = goal_env
+    while not isinstance(wrapper, AsGoalEnv):
+        wrapper = wrapper.env
+    obs, info = goal_env.reset(seed=0)
+    _check_goal_env_obs(obs, goal_env.observation_space, "reset")
+    for action in (_flat(BLANK_TAP), _flat(OracleAgent().act(obs, info))):
+        obs, reward, *_, info = goal_env.step(action)
+        _check_goal_env_obs(obs, goal_env.observation_space, "step")
+        _check_goal_env_compute_reward(obs, wrapper, float(reward), info)
+    assert reward == 1.0
 
 
 def _contract_checker():

@@ -111,11 +111,13 @@ def test_a_lone_controls_scaled_capture_is_deterministic_close_and_render_stays_
 
     kwargs = {"component": "slider", "scene": "control", "obs_type": "screenshot",
               "obs_size": (84, 84), "render_mode": "rgb_array"}
-    env = gym.make("FineState-Web-v0", **kwargs).unwrapped
-    other = gym.make("FineState-Web-v0", **kwargs, terminal_obs="skip").unwrapped
+    env = gym.make("FineState-Web-v0", **kwargs)
+    other = gym.make("FineState-Web-v0", **kwargs, terminal_obs="skip")
     try:
+        # The observation wrapper asks each reset for the scale it allows.
+        assert env.get_wrapper_attr("maker").capture_scale == 2 * 84 / 720
         obs, info = env.reset(seed=2)
-        assert env._screenshot.shape == (168, 299, 3)  # 2 x 84 rows of the 720
+        assert env.unwrapped._screenshot.shape == (168, 299, 3)  # 2 x 84 rows of the 720
         full = env.render()
         assert full.shape == SHAPE
         # As the full screenshot resized gives, within a grey level on average.
@@ -125,7 +127,7 @@ def test_a_lone_controls_scaled_capture_is_deterministic_close_and_render_stays_
         again, _ = other.reset(seed=2)
         assert np.array_equal(again, obs)
         shown, reward, *_ = env.step(_oracle(info))
-        assert reward == 1.0 and env._screenshot.shape == (168, 299, 3)
+        assert reward == 1.0 and env.unwrapped._screenshot.shape == (168, 299, 3)
         assert not np.array_equal(shown, obs) and env.render().shape == SHAPE
         skipped, reward, *_ = other.step(_oracle(info))
         assert reward == 1.0 and np.array_equal(skipped, obs)  # the terminal shot skipped
@@ -141,12 +143,12 @@ def test_an_app_pages_small_observation_is_the_full_screenshot_resized_seed_for_
     from finestate_env.env.observation import ObservationMaker
 
     env = gym.make("FineState-Web-v0", component=["slider", "switch"], scene="page",
-                   obs_type="screenshot", obs_size=(84, 84), render_mode="rgb_array").unwrapped
+                   obs_type="screenshot", obs_size=(84, 84), render_mode="rgb_array")
     try:
         resize = ObservationMaker((1280, 720), "screenshot", (84, 84))._image
         for seed in (12, 15, 19, 22, 25, 33, 36, 40):
             obs, _ = env.reset(seed=seed)
-            assert env._screenshot.shape == SHAPE
+            assert env.unwrapped._screenshot.shape == SHAPE
             assert np.array_equal(obs, resize(env.render()))
             again, _ = env.reset(seed=seed)
             assert np.array_equal(again, obs), seed

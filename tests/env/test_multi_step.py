@@ -8,6 +8,7 @@ import json
 import gymnasium as gym
 import numpy as np
 import pytest
+from env_checks import check_env_as_made
 from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
 
@@ -21,7 +22,7 @@ NOWHERE = {"p0": np.array([1.0, 1.0], np.float32), "p1": np.array([1.0, 1.0], np
 
 
 def _make(env_id: str, **kwargs):
-    return gym.make(env_id, scene="control", component="radio_group", **kwargs).unwrapped
+    return gym.make(env_id, scene="control", component="radio_group", **kwargs)
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
@@ -64,9 +65,11 @@ def test_an_episode_is_truncated_after_max_actions_gestures(env_id):
 
 
 def test_one_gesture_stays_the_default_protocol():
-    env = gym.make("FineState-Web-v0", scene="control", component="radio_group").unwrapped
+    env = gym.make("FineState-Web-v0", scene="control", component="radio_group")
     try:
-        assert env.max_actions == 1 and env.reward == "exact"
+        # No wrapper of a learner option (reward="shaped" would be one): under gym.make's
+        # OrderEnforcing and checker, the env itself.
+        assert env.unwrapped.max_actions == 1 and env.env.env is env.unwrapped
         env.reset(seed=7)
         _, reward, terminated, truncated, info = env.step(NOWHERE)
         assert (reward, terminated, truncated) == (0.0, True, False)  # a miss ends it too
@@ -79,13 +82,13 @@ def test_the_shaped_reward_is_the_decrease_of_the_types_own_distance():
     """An oracle with 40 px of noise on p1 moves sliders and steppers to other values: every
     step's reward is the decrease of the distance the type defines, state to goal."""
     env = gym.make("FineState-Web-v0", scene="control", component=["slider", "stepper"],
-                   max_actions=4, reward="shaped").unwrapped
+                   max_actions=4, reward="shaped")
     agent = NoisyOracleAgent(sigma_p0=1.0, sigma_p1=40.0, seed=3)
     moved = 0
     try:
         for seed in range(6):
             obs, info = env.reset(seed=seed)
-            before, params = info["distance"], env.instance.live.params
+            before, params = info["distance"], env.unwrapped.instance.live.params
             done = False
             while not done:
                 obs, reward, terminated, truncated, info = env.step(agent.act(obs, info))
@@ -104,7 +107,8 @@ def test_the_shaped_reward_is_the_decrease_of_the_types_own_distance():
 def test_check_env_passes_with_several_gestures():
     env = gym.make("FineState-Web-v0", max_actions=3, reward="shaped", render_mode="rgb_array")
     try:
-        check_env(env.unwrapped)
+        check_env(env.unwrapped)  # the raw env
+        check_env_as_made(env)  # with ShapedReward
     finally:
         env.close()
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
+from env_checks import check_env_as_made
 from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
@@ -33,9 +34,10 @@ RL_MODES = {
 def test_gymnasium_and_sb3_checkers_take_the_rl_modes(mode):
     env = gym.make("FineState-Web-v0", component=["slider", "switch"], **RL_MODES[mode])
     try:
-        check_env(env.unwrapped)
+        check_env(env.unwrapped)  # the raw env
+        check_env_as_made(env)  # with the options' wrappers
         if mode != "image-native":  # SB3 warns (not fails) on big images; the others it takes
-            sb3_check_env(env.unwrapped, warn=False)
+            sb3_check_env(env, warn=False)
         obs, _ = env.reset(seed=1)
         assert env.observation_space.contains(obs)
     finally:
@@ -44,11 +46,11 @@ def test_gymnasium_and_sb3_checkers_take_the_rl_modes(mode):
 
 def test_image_observation_shows_the_instruction_and_the_screenshot():
     env = gym.make("FineState-Web-v0", component="switch", obs_type="image",
-                   render_mode="rgb_array").unwrapped
+                   render_mode="rgb_array")
     try:
         obs, _ = env.reset(seed=4)
-        instruction = env.instance.instructions.interact
-        strip = env._observe.strip_height
+        instruction = env.unwrapped.instance.instructions.interact
+        strip = env.get_wrapper_attr("maker").strip_height
         assert obs.shape == (720 + strip, 1280, 3) and obs.dtype == np.uint8
         # Below the strip: the screenshot itself, pixel for pixel (render() gives it).
         assert np.array_equal(obs[strip:], env.render())
@@ -57,7 +59,7 @@ def test_image_observation_shows_the_instruction_and_the_screenshot():
         again, _ = env.reset(seed=4)
         assert np.array_equal(again, obs)  # deterministic
         other, _ = env.reset(seed=5)
-        assert env.instance.instructions.interact != instruction
+        assert env.unwrapped.instance.instructions.interact != instruction
         assert not np.array_equal(other[:strip], obs[:strip])
     finally:
         env.close()
@@ -79,7 +81,7 @@ def test_every_instruction_fits_the_strip_whole(viewport, touch):
 
 def test_resize_and_float32():
     env = gym.make("FineState-Web-v0", component="switch", obs_type="image", obs_size=(84, 84),
-                   obs_dtype="float32").unwrapped
+                   obs_dtype="float32")
     try:
         obs, _ = env.reset(seed=0)
         assert obs.shape == (84, 84, 3) and obs.dtype == np.float32
@@ -89,12 +91,12 @@ def test_resize_and_float32():
 
 
 def test_dict_bytes_carries_the_instruction():
-    env = gym.make("FineState-Web-v0", component="date_picker", obs_type="dict_bytes").unwrapped
+    env = gym.make("FineState-Web-v0", component="date_picker", obs_type="dict_bytes")
     try:
         obs, _ = env.reset(seed=0)
         assert obs["instruction"].shape == (INSTRUCTION_MAX_LENGTH,)
         text = bytes(obs["instruction"]).rstrip(b"\0").decode()
-        assert text == env.instance.instructions.interact
+        assert text == env.unwrapped.instance.instructions.interact
         assert obs["screenshot"].shape == (720, 1280, 3)
     finally:
         env.close()
@@ -102,7 +104,7 @@ def test_dict_bytes_carries_the_instruction():
 
 
 def test_flat_action_reaches_the_goal():
-    env = gym.make("FineState-Web-v0", component="slider", action_type="flat").unwrapped
+    env = gym.make("FineState-Web-v0", component="slider", action_type="flat")
     try:
         for seed in range(3):
             _, info = env.reset(seed=seed)

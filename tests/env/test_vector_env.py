@@ -39,7 +39,7 @@ def test_make_vec_gives_the_concurrent_env_for_web_and_phone_and_sync_for_deskto
         assert type(vec) is ConcurrentVectorEnv and vec.concurrent
         assert vec.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
         assert vec.observation_space["screenshot"].shape == (3, VIEWPORT[1], VIEWPORT[0], 3)
-        browsers = {id(env.backend._browser) for env in vec.envs}
+        browsers = {id(env.unwrapped.backend._browser) for env in vec.envs}
         # a page each, in one browser per CORES_PER_BROWSER cores (one on this machine's 2)
         assert len(browsers) == vec.browsers == default_browsers(3)
     finally:
@@ -54,7 +54,7 @@ def test_envs_spread_over_browsers_step_as_single_envs_do():
                       component="switch").unwrapped
     try:
         assert vec.browsers == 2
-        browser = [id(env.backend._browser) for env in vec.envs]
+        browser = [id(env.unwrapped.backend._browser) for env in vec.envs]
         assert browser[0] == browser[2] != browser[1] == browser[3]
         obs, infos = vec.reset(seed=30)
         for i in range(4):

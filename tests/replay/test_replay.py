@@ -206,7 +206,9 @@ def test_two_workers_give_the_same_results_as_one(dataset, tmp_path):
 
 def test_report_in_chromium_has_tables_charts_thumbnails_and_runs_no_input_script(
         dataset, tmp_path):
-    from finestate_env.backends.chromium import DRIVER, LAUNCH_ARGS, find_chromium
+    from playwright_driver import DRIVER
+
+    from finestate_env.backends.chromium import LAUNCH_ARGS, find_chromium
 
     folder, _, one_each = dataset
     hostile = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">'

@@ -44,6 +44,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from finestate_env.core.extras import require
+
+    for module in ("fastapi", "uvicorn"):
+        require(module, "rewards", "the reward server")
     from finestate_env.rewards.scorer import MAX_PENDING, RewardScorer
     from finestate_env.rewards.server import serve
 
