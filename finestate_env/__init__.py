@@ -31,8 +31,9 @@ def _register_envs() -> None:
             # No max_episode_steps: the env terminates after its one interaction,
             # and a TimeLimit would also flag that same step as truncated. The entry point
             # builds the env and wraps it for the learner options (env/make.py).
-            # The web and phone envs step N pages of one browser at once under make_vec
-            # (env/vector.py); the desktop's X input is one display's at a time: sync.
+            # The web and phone envs step their N pages at once under make_vec, spread over
+            # browsers by the cores (env/vector.py); the desktop's X input is one display's
+            # at a time: sync.
             vector = (None if env_id == "FineState-Desktop-v0"
                       else "finestate_env.env.vector:make_vector_env")
             gymnasium.register(id=env_id, entry_point="finestate_env.env.make:make_env",
