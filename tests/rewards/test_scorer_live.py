@@ -9,6 +9,7 @@ a fresh episode of the same instance stepped with the same points."""
 from __future__ import annotations
 
 import json
+import zlib
 
 import gymnasium as gym
 import numpy as np
@@ -59,15 +60,21 @@ def as_completions(pairs):
                         "p1": [float(np.float32(v)) for v in p1]}) for p0, p1 in pairs]
 
 
-def test_lone_controls_of_every_type(env_for, component):
-    env = env_for(component)
-    rng = np.random.default_rng(abs(hash(component)) % 2**32)
-    env.reset(seed=101)
+def assert_group_equals_episodes(env, seed: int, rng, count: int) -> list:
+    """Reset `env` on `seed`; a group of `count` completions on one render gives what an
+    episode per completion gives. Returns the episodes' results."""
+    env.reset(seed=seed)
     instance = env.instance
-    pairs = spread_points(instance, rng, 6)
+    pairs = spread_points(instance, rng, count)
     expected = episode_per_pair(env, instance, pairs)
     truth = ground_truth(instance, "pixel")
     assert scored(score_group(env.backend, truth, as_completions(pairs))) == expected
+    return expected
+
+
+def test_lone_controls_of_every_type(env_for, component):
+    rng = np.random.default_rng(zlib.crc32(component.encode()))  # the same points every run
+    expected = assert_group_equals_episodes(env_for(component), 101, rng, 6)
     assert expected[0][0] == 1.0  # the oracle's points reach the goal: the test can see both
 
 
@@ -80,26 +87,14 @@ def page_env():
 
 @pytest.mark.parametrize("seed", range(6))
 def test_app_pages(page_env, seed):
-    rng = np.random.default_rng(seed)
-    page_env.reset(seed=1000 + seed)
-    instance = page_env.instance
-    pairs = spread_points(instance, rng, 10)
-    expected = episode_per_pair(page_env, instance, pairs)
-    truth = ground_truth(instance, "pixel")
-    assert scored(score_group(page_env.backend, truth, as_completions(pairs))) == expected
+    assert_group_equals_episodes(page_env, 1000 + seed, np.random.default_rng(seed), 10)
 
 
 @pytest.mark.parametrize("seed", range(2))
 def test_phone_pages(seed):
     env = gym.make("FineState-Mobile-v0").unwrapped
     try:
-        rng = np.random.default_rng(seed)
-        env.reset(seed=2000 + seed)
-        instance = env.instance
-        pairs = spread_points(instance, rng, 6)
-        expected = episode_per_pair(env, instance, pairs)
-        truth = ground_truth(instance, "pixel")
-        assert scored(score_group(env.backend, truth, as_completions(pairs))) == expected
+        assert_group_equals_episodes(env, 2000 + seed, np.random.default_rng(seed), 6)
     finally:
         env.close()
 
@@ -108,13 +103,7 @@ def test_desktop_controls():
     env = gym.make("FineState-Desktop-v0", scene="control").unwrapped
     try:
         for seed in range(3):
-            rng = np.random.default_rng(seed)
-            env.reset(seed=3000 + seed)
-            instance = env.instance
-            pairs = spread_points(instance, rng, 5)
-            expected = episode_per_pair(env, instance, pairs)
-            truth = ground_truth(instance, "pixel")
-            assert scored(score_group(env.backend, truth, as_completions(pairs))) == expected
+            assert_group_equals_episodes(env, 3000 + seed, np.random.default_rng(seed), 5)
     finally:
         env.close()
 
