@@ -57,10 +57,13 @@ def alive(pids: set[int]) -> set[int]:
 
 def memory_kib(pids: set[int]) -> dict[str, int]:
     """`peak_rss` (sum of each process's VmHWM: an upper bound, shared pages counted
-    in every process), `pss` (proportional set size now: shared pages split) and `uss`
-    (unique set size now: the pages only one process maps). Other processes mapping
-    the same files (a second Chromium, another Qt app) lower `pss` but not `uss`."""
-    peak = pss = uss = 0
+    in every process), `pss` (proportional set size now: shared pages split), `uss`
+    (unique set size now: the pages only one process maps) and `pss_anon` (the part of
+    `pss` in anonymous and shared memory, Pss_Anon + Pss_Shmem: what the processes
+    allocated, without the files they map). Other processes mapping the same files (a
+    second Chromium, another Qt app) lower `pss` but not `uss` or `pss_anon`; on a kernel
+    older than 5.13 (no Pss_Anon) `pss_anon` reads 0."""
+    peak = pss = uss = anon = 0
     for pid in pids:
         try:
             with open(f"/proc/{pid}/status") as f:
@@ -72,9 +75,11 @@ def memory_kib(pids: set[int]) -> dict[str, int]:
                         pss += int(rest.split()[0])
                     elif field in ("Private_Clean", "Private_Dirty"):
                         uss += int(rest.split()[0])
+                    elif field in ("Pss_Anon", "Pss_Shmem"):
+                        anon += int(rest.split()[0])
         except OSError:
             continue
-    return {"peak_rss": peak, "pss": pss, "uss": uss}
+    return {"peak_rss": peak, "pss": pss, "uss": uss, "pss_anon": anon}
 
 
 def process_kind(pid: int) -> str:
@@ -95,16 +100,32 @@ def process_kind(pid: int) -> str:
     return name.split("-", 1)[0]  # Node names its main thread: "node-MainThread"
 
 
+def tree_memory_by_process_kib(root: int | None = None) -> dict[int, tuple[str, dict[str, int]]]:
+    """One memory_kib reading of `root` (default: this process; kind "env") and of each
+    process it started, by pid: {pid: (process_kind, reading)}. A process that ended
+    while it was read is left out."""
+    root = os.getpid() if root is None else root
+    found = {}
+    for pid in descendants(root) | {root}:
+        kind = "env" if pid == root else process_kind(pid)
+        if kind != "gone":
+            found[pid] = (kind, memory_kib({pid}))
+    return found
+
+
 def tree_memory_by_kind_mib(root: int | None = None) -> dict[str, dict[str, float]]:
     """memory_kib in MiB of `root` (default: this process; kind "env") and everything it
     started, summed by process_kind, with the whole tree under "total". One reading of
     each process, so the kinds add up to the total (two readings would not: the
     processes' memory moves between them)."""
-    root = os.getpid() if root is None else root
+    return kinds_mib(tree_memory_by_process_kib(root))
+
+
+def kinds_mib(readings: dict[int, tuple[str, dict[str, int]]]) -> dict[str, dict[str, float]]:
+    """tree_memory_by_process_kib's readings summed by kind, in MiB, the sum of them all
+    under "total"."""
     found: dict[str, dict[str, float]] = {}
-    for pid in descendants(root) | {root}:
-        kind = "env" if pid == root else process_kind(pid)
-        reading = memory_kib({pid})
+    for kind, reading in readings.values():
         for key in ("total", kind):
             sums = found.setdefault(key, dict.fromkeys(reading, 0.0))
             for field, kib in reading.items():
