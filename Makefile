@@ -67,8 +67,9 @@ bench: install
 	# Beside MiniWoB++ in the same rounds: ours by default, then the RL path (84x84, flat
 	# action; terminal screenshot captured, then skipped), one env and make_vec of 4.
 	$(PY) -m benchmarks.peer_bench --rounds 4 --episodes 40 --out bench-miniwob.json
-	# A short soak: memory over 1,500 episodes in one env (make soak runs the long ones). A
-	# failed check is reported by the summary at the end, after every other figure.
+	# A short soak: each process's slope over 1,500 episodes in one env (make soak runs the
+	# long ones). A failed check is reported by the summary at the end, after every other
+	# figure.
 	-$(PY) -m benchmarks.soak --episodes 1500 --out bench-soak.json
 	# Envs of one process share a browser: memory and episodes/s at 1, 2, 4, 8 envs, make_vec's
 	# own vector env (envs stepped at the same time) beside sync (one after the other).
@@ -118,12 +119,21 @@ android-device-test: install android
 	$(PY) -m finestate_env.cli.android_device_test --serial $(SERIAL) --apk build/android/finestate-views.apk \
 		--max-actions $(MAX_ACTIONS)
 
-# Memory over long runs: PSS at the end within 50 MiB of PSS after 500 episodes, no failed
-# episode, no process left (each run exits 1 otherwise). About 20 min for the web.
+# Memory over long runs (issue #36): every process's slope in KiB per episode after a
+# warm-up of 500, the renderer's across its renewal cycles; a process whose slope gives
+# more than 5 MiB over 10,000 episodes (the renderer 10) fails the run, as does a failed
+# episode or a process left (benchmarks/soak.py). Each run prints its table of slopes.
+# The paths: app pages (the default), the RL path (lone slider, 84x84, flat action,
+# terminal screenshot skipped), make_vec of 4, the phone, the desktop and the reward
+# server under steady load (an episode is a group of 8). About 3-4 h on 2 cores.
+SOAKS = default:FineState-Web-v0:10000:web rl:FineState-Web-v0:10000:rl \
+	vec4:FineState-Web-v0:10000:vec4 default:FineState-Mobile-v0:3000:mobile \
+	default:FineState-Desktop-v0:5000:desktop server:FineState-Web-v0:3000:server
 soak: install
-	$(PY) -m benchmarks.soak --episodes 10000 --out soak-web.json
-	$(PY) -m benchmarks.soak --env FineState-Desktop-v0 --episodes 3000 --out soak-desktop.json
-	$(PY) -m benchmarks.soak --env FineState-Mobile-v0 --episodes 3000 --out soak-mobile.json
+	@rc=0; for soak in $(SOAKS); do set -- $$(echo $$soak | tr : ' '); \
+	  echo "== soak $$4: $$1 path, $$2, $$3 episodes"; \
+	  $(PY) -m benchmarks.soak --path $$1 --env $$2 --episodes $$3 --out soak-$$4.json || rc=1; \
+	done; exit $$rc
 
 lint: install
 	$(VENV)/bin/ruff check finestate_env benchmarks tests examples
