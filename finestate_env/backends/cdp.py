@@ -30,6 +30,7 @@ import logging
 import os
 import queue
 import threading
+import time
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -331,16 +332,30 @@ class CdpChannel:
     def send(self, method: str, params: dict | None = None) -> Any:
         return self.send_pipelined([(method, params or {})])[0]
 
-    def send_pipelined(self, commands: Sequence[tuple[str, dict]]) -> list[Any]:
+    def send_pipelined(self, commands: Sequence[tuple[str, dict]],
+                       while_waiting: Callable[[], object] | None = None) -> list[Any]:
         """Send `commands` back to back, then wait for every reply; the results, in order.
 
         If any command fails, every reply is still collected (the channel stays in step)
-        and the first failure is raised as CdpError.
+        and the first failure is raised as CdpError. `while_waiting`: called again and again
+        until the replies are in (each call a round trip of its own, which it waits for),
+        for commands that wait on something only it brings about: input to a page under
+        begin-frame control is handled at the next frame that the caller asks for.
         """
         if self.lost:
             raise CdpConnectionLost(self.lost)
         batch = self.pipe._send(self.session_id, commands)
-        replies = self.pipe._wait(batch, commands, self.timeout)
+        timeout = self.timeout
+        if while_waiting is not None:
+            deadline = time.monotonic() + timeout
+            try:
+                while not batch.done.is_set() and time.monotonic() < deadline:
+                    while_waiting()
+            except BaseException:
+                self.pipe._forget(batch.first, len(commands))
+                raise
+            timeout = max(0.0, deadline - time.monotonic())
+        replies = self.pipe._wait(batch, commands, timeout)
         for (method, _), reply in zip(commands, replies, strict=True):
             error = reply.get("error")
             if error:

@@ -257,7 +257,9 @@ class SharedBrowser:
 
     `launch`: `executable`, `headless`, `args` (switches after PLAYWRIGHT_ARGS) and
     `page`, the screen each page emulates: `viewport` ({width, height} in CSS px),
-    `device_scale_factor`, and `is_mobile` and `has_touch` (a phone).
+    `device_scale_factor`, and `is_mobile` and `has_touch` (a phone); `begin_frames`
+    (optional): each page is made under begin-frame control (draws only when asked,
+    HeadlessExperimental.beginFrame; the browser needs --enable-begin-frame-control).
     """
 
     def __init__(self, key: str, launch: dict, timeout_s: float = 10.0) -> None:
@@ -267,6 +269,7 @@ class SharedBrowser:
         self.timeout_s = timeout_s
         self.page_options = dict(launch["page"])
         self.headless = bool(launch["headless"])
+        self.begin_frames = bool(launch.get("begin_frames"))
         self._attached: dict[str, CdpChannel] = {}  # page targets by id, as Chromium attaches
         self._attach = threading.Condition()
         self._first_tab: CdpChannel | None = None
@@ -322,21 +325,23 @@ class SharedBrowser:
         """A blank page of its own, with the screen of `page_options`, running."""
         if self.crashed:
             raise CdpConnectionLost(self.crashed)
-        mobile = bool(self.page_options.get("is_mobile"))
+        # A phone's screen, or begin-frame control, cannot be given to a page that already
+        # runs: the blank first tab then closes once there is another page.
+        made_anew = bool(self.page_options.get("is_mobile")) or self.begin_frames
         with self._attach:
             first, self._first_tab = self._first_tab, None
-        if first is not None and not mobile:
+        if first is not None and not made_anew:
             self._set_up(first)  # the blank first tab: the first page's (as Playwright)
             return first
-        target = self.pipe.browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        target = self.pipe.browser.send("Target.createTarget", {
+            "url": "about:blank",
+            **({"enableBeginFrameControl": True} if self.begin_frames else {})})["targetId"]
         with self._attach:
             if not self._attach.wait_for(lambda: target in self._attached, self.timeout_s):
                 raise CdpConnectionLost(f"Chromium did not attach to its new page {target}")
             page = self._attached.pop(target)
         self._set_up(page)
-        if first is not None:
-            # A phone's screen cannot be given to a page that already runs (Playwright
-            # replaces the first tab likewise): it closes once there is another page.
+        if first is not None:  # (Playwright replaces a phone's first tab likewise)
             self.close_page(first)
         return page
 

@@ -51,7 +51,9 @@ class MobileBackend(WebBackend):
                  browser_group: int | str | None = None) -> None:
         super().__init__(viewport=viewport, headless=headless, timeout_s=timeout_s,
                          chromium=chromium, shared_browser=shared_browser,
-                         renew_every=renew_every, browser_group=browser_group)
+                         renew_every=renew_every, browser_group=browser_group,
+                         # Touch input under begin-frame control is untried: drawn as ever.
+                         capture="screenshot")
         scale = float(device_scale_factor)
         if not (1.0 <= scale <= 5.0):
             raise ValueError(

@@ -15,12 +15,32 @@ its browser is launched under Chromium's begin-frame control and never asked for
 so pages lay out, take real input and report their state as ever, but nothing is
 painted, rastered or composited (measured: ~30% less CPU a gesture, the same states).
 It has no screenshots to give.
+
+`capture` says how a frame is captured. "screenshot" (the default; the environment
+variable FINESTATE_CAPTURE sets another): `Page.captureScreenshot`, which forces a full
+redraw of the page and copies it (~45-64 ms wall, ~18-22 ms of Chromium's CPU at
+1280x720). "begin_frame": the page is made under Chromium's begin-frame control (the
+headless shell's --enable-begin-frame-control and --run-all-compositor-stages-before-draw,
+a target made with enableBeginFrameControl) and draws only when asked: a capture is one
+`HeadlessExperimental.beginFrame` with a screenshot, the same pixels for ~2/3 of the CPU,
+and a render or a gesture draws nothing at all until then. Such a page handles input only
+at a frame, so each gesture's events are followed by frames that draw nothing
+(noDisplayUpdates) until Chromium has taken them all; a capture marks the page (a
+requestAnimationFrame callback set up after everything shown so far) and takes frames until
+one ran that callback, so that it shows everything done before it (the first frame after a
+load or a render can come back without it). A browser that offers no begin-frame control
+(a headed one, or one whose DevTools lack HeadlessExperimental.beginFrame) is captured the
+"screenshot" way. Under "begin_frame" a scaled capture (`screenshot_scaled`) is the full
+frame: drawing at a scale is what captureScreenshot's clip does by resizing the view
+around the capture, which a page under begin-frame control does not survive frame-exact.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import os
+import time
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -45,6 +65,23 @@ DRAG_STEPS = 4
 # Renders on one page before a fresh one replaces it (WebBackend._renew_page): bounds the
 # renderer's memory; a new page costs ~0.1 s, so 250 renders of ~0.1 s make it ~0.4%.
 RENEW_EVERY = 250
+# How frames are captured (WebBackend's `capture`; the module docstring).
+CAPTURES = ("screenshot", "begin_frame")
+CAPTURE_VARIABLE = "FINESTATE_CAPTURE"
+# A page under begin-frame control draws only when asked: the headless shell's switches.
+BEGIN_FRAME_ARGS = ("--enable-begin-frame-control", "--run-all-compositor-stages-before-draw")
+# Under begin-frame control, an unlimited frame rate sets the browser's frame source spinning
+# (measured: a renderer and the GPU process at ~40% of a core between calls): frames come
+# when asked, so the limit costs nothing.
+UNPACED = "--disable-frame-rate-limit"
+# The marker a capture waits for (begin-frame control): a frame callback set up after
+# everything shown so far; the frame that runs it draws all of that.
+_MARK = ("(() => { const n = (window.__fineStateMark = (window.__fineStateMark || 0) + 1); "
+         "requestAnimationFrame(() => { window.__fineStateDrawn = n; }); return n; })()")
+_DRAWN = "window.__fineStateDrawn"
+_FRAME = ("HeadlessExperimental.beginFrame",
+          {"screenshot": {"format": "png", "optimizeForSpeed": True}})
+_INPUT_FRAME = ("HeadlessExperimental.beginFrame", {"noDisplayUpdates": True})
 
 
 def stage_html() -> str:
@@ -67,13 +104,14 @@ class WebBackend(Backend):
                  timeout_s: float = 10.0, chromium: str | None = None,
                  shared_browser: bool = True, renew_every: int = RENEW_EVERY,
                  frames: bool = True, browser_group: int | str | None = None,
-                 timeout_ms: float | None = None) -> None:
+                 timeout_ms: float | None = None, capture: str | None = None) -> None:
         """`timeout_s`: how long a call to the page may take before the page counts as
         hung (BackendCrashed). `shared_browser`: the page shares a browser with the other
         backends of this process made alike (False: a browser of its own);
         `browser_group`: of those, only with the ones of the same group (make_vec spreads
         its envs over groups: env/vector.py). `timeout_ms` is the old name of timeout_s,
-        in milliseconds."""
+        in milliseconds. `capture`: "screenshot" or "begin_frame" (the module docstring;
+        None: the environment variable FINESTATE_CAPTURE, else "screenshot")."""
         if timeout_ms is not None:
             warnings.warn("WebBackend's timeout_ms is now timeout_s (seconds), as every "
                           "backend names it", DeprecationWarning, stacklevel=2)
@@ -94,6 +132,13 @@ class WebBackend(Backend):
         if not isinstance(frames, bool):
             raise ValueError(f"frames must be True or False, got {frames!r}")
         self.frames = frames
+        if capture is None:
+            capture = os.environ.get(CAPTURE_VARIABLE) or "screenshot"
+        if capture not in CAPTURES:
+            raise ValueError(f"capture must be one of {CAPTURES}, got {capture!r}")
+        self.capture = capture
+        # Frames drawn only when asked (begin_frame), where the browser offers it: headless.
+        self._begin_frames = frames and headless and capture == "begin_frame"
         self.blocked_requests: list[str] = []
         self._browser: SharedBrowser | None = None
         self._cdp: CdpChannel | None = None  # the page's DevTools session
@@ -112,10 +157,22 @@ class WebBackend(Backend):
                   "page": self._context_options()}
         if self.browser_group is not None:  # a browser of its own per group
             launch["group"] = self.browser_group
+        if self._begin_frames:
+            launch["begin_frames"] = True
         try:
             self._browser = BROWSERS.acquire(launch, private=not self.shared_browser,
                                              timeout_s=self.timeout_s)
             self._open_page()
+            if self._begin_frames and not self._frames_offered():
+                # This browser has no begin-frame control: captured the other way, in a
+                # browser started without the switches.
+                warnings.warn(f"{launch['executable']} offers no begin-frame control "
+                              "(HeadlessExperimental.beginFrame): frames are captured with "
+                              "Page.captureScreenshot", RuntimeWarning, stacklevel=2)
+                self.close()
+                self._begin_frames = False
+                self.start()
+                return
         except (CdpConnectionLost, CdpError) as exc:
             # The browser died as it started or opened its page (killed again as it
             # restarted): a crash like any other, which the caller may retry, not a bug.
@@ -144,6 +201,21 @@ class WebBackend(Backend):
         self._page_ready()
         self._renders = 0
 
+    def _frames_offered(self) -> bool:
+        """Whether the page answers a begin-frame request (a browser lacking the domain
+        or the switches says it does not know the command, or refuses it)."""
+        try:
+            self._cdp.send(*_INPUT_FRAME)
+            return True
+        except CdpError:
+            return False
+
+    @property
+    def begin_frames(self) -> bool:
+        """Whether frames are captured under begin-frame control (capture "begin_frame" in
+        a browser that offers it)."""
+        return self._begin_frames
+
     def _renew_page(self) -> None:
         """A fresh page, so a fresh renderer process, in place of this one.
 
@@ -159,6 +231,8 @@ class WebBackend(Backend):
         # No --remote-debugging-port: the browser is driven over a pipe (chromium.py).
         # Without frames: the display draws only when asked through DevTools
         # (HeadlessExperimental.beginFrame), which nothing here does.
+        if self._begin_frames:  # drawn only when a capture asks (the module docstring)
+            return [*(arg for arg in LAUNCH_ARGS if arg != UNPACED), *BEGIN_FRAME_ARGS]
         return [*LAUNCH_ARGS, *(() if self.frames else ("--enable-begin-frame-control",))]
 
     def _context_options(self) -> dict[str, Any]:
@@ -299,7 +373,7 @@ class WebBackend(Backend):
             # after a render: no hover left on the restored control.
             commands += [PROBE_KEY_UP, PARK]
             self._pointer_moved = True  # until the batch is known to have gone through
-            self._call("probes", lambda batch=commands: self._cdp.send_pipelined(batch))
+            self._call("probes", lambda batch=commands: self._send_input(batch))
             states += self._call("probe read-back", lambda: self._cdp.evaluate(
                 "FineState.takeProbes()"))
         self._pointer_moved = False
@@ -334,6 +408,8 @@ class WebBackend(Backend):
         299x168). Not the full screenshot's pixels downsampled. A lone control gives the
         same pixels every time; an app page does not always (a few grey levels around its
         icons), so the env asks for lone controls only."""
+        if self._begin_frames:  # drawn whole (the module docstring)
+            return self._capture({})
         # The clip is in CSS px; Chromium multiplies its scale by the device scale factor.
         width, height = self.layout_viewport
         return self._capture({"clip": {"x": 0, "y": 0, "width": width, "height": height,
@@ -343,17 +419,42 @@ class WebBackend(Backend):
         if not self.frames:
             raise RuntimeError("this web backend draws no frames (frames=False, for probing "
                                "alone): it has no screenshot to give")
-        # CDP's captureScreenshot with optimizeForSpeed is ~2x faster than
-        # page.screenshot(); pyspng decodes ~10x faster than Pillow, same pixels.
-        shot = self._call("screenshot", lambda: self._cdp.send(
-            "Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True, **params}))
-        image = pyspng.load(base64.b64decode(shot["data"]))
+        if self._begin_frames:
+            data = self._call("screenshot", self._begin_frame)
+        else:
+            # CDP's captureScreenshot with optimizeForSpeed is ~2x faster than
+            # page.screenshot(); pyspng decodes ~10x faster than Pillow, same pixels.
+            data = self._call("screenshot", lambda: self._cdp.send(
+                "Page.captureScreenshot",
+                {"format": "png", "optimizeForSpeed": True, **params}))["data"]
+        image = pyspng.load(base64.b64decode(data))
         return np.ascontiguousarray(image[:, :, :3])
+
+    def _begin_frame(self) -> str:
+        """One frame drawn under begin-frame control and captured (base64 PNG): frames are
+        asked for until one has run the marker set up first, so that the frame shows
+        everything done before this call."""
+        mark = self._cdp.evaluate(_MARK)
+        deadline = time.monotonic() + self.timeout_s
+        while True:
+            shot = self._cdp.send(*_FRAME)
+            if "screenshotData" in shot and self._cdp.evaluate(_DRAWN) == mark:
+                return shot["screenshotData"]
+            if time.monotonic() > deadline:
+                raise CdpConnectionLost(f"no frame showed the page within {self.timeout_s:g} s")
+
+    def _send_input(self, events: Sequence[tuple[str, dict]]) -> list[Any]:
+        """Send input `events` back to back, until Chromium has taken each: under
+        begin-frame control a page handles input at a frame only, so frames that draw
+        nothing are asked for meanwhile."""
+        if not self._begin_frames:
+            return self._cdp.send_pipelined(events)
+        return self._cdp.send_pipelined(events, lambda: self._cdp.send(*_INPUT_FRAME))
 
     def perform(self, gesture: Gesture, p0: tuple[float, float], p1: tuple[float, float]) -> None:
         events = self._gesture_events(gesture, p0, p1)
         self._pointer_moved = True
-        self._call(f"a {gesture}", lambda: self._cdp.send_pipelined(events))
+        self._call(f"a {gesture}", lambda: self._send_input(events))
 
     @staticmethod
     def _gesture_events(gesture: Gesture, p0: tuple[float, float],
@@ -381,7 +482,7 @@ class WebBackend(Backend):
         # The pointer left over from the last action would hover over the next
         # control; park it in the page corner so the same seed gives the same pixels.
         if self._pointer_moved:
-            self._call("pointer reset", lambda: self._cdp.send(*PARK))
+            self._call("pointer reset", lambda: self._send_input([PARK]))
             self._pointer_moved = False
 
     def read_state(self) -> Any:
