@@ -158,6 +158,12 @@ def find_chromium(headless: bool = True) -> str:
     )
 
 
+class BrowserDidNotStart(RuntimeError):
+    """Chromium closed its DevTools pipe or did not answer as it started: killed as it
+    came up, or refused its switches. The backends make this a BackendCrashed, which
+    their callers retry (a reward server's browser killed again while it restarted)."""
+
+
 class _Process:
     """A started browser process: its pid, and the one wait for its exit (reaped once)."""
 
@@ -233,8 +239,8 @@ def launch_chromium(executable: str, args: Sequence[str], profile: str,
     except (CdpConnectionLost, CdpError) as exc:
         pipe.close()
         process.stop(1.0)
-        raise RuntimeError(f"Chromium ({executable}) did not start: {exc}; its output:\n"
-                           f"{_tail(os.path.join(profile, 'chromium.log'))}") from exc
+        raise BrowserDidNotStart(f"Chromium ({executable}) did not start: {exc}; its output:\n"
+                                 f"{_tail(os.path.join(profile, 'chromium.log'))}") from exc
     return process, pipe
 
 

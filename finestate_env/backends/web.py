@@ -53,7 +53,13 @@ import pyspng
 from finestate_env import components
 from finestate_env.backends.base import Backend, BackendCrashed, Measured, Point, Rendered
 from finestate_env.backends.cdp import CdpChannel, CdpConnectionLost, CdpError
-from finestate_env.backends.chromium import BROWSERS, LAUNCH_ARGS, SharedBrowser, find_chromium
+from finestate_env.backends.chromium import (
+    BROWSERS,
+    LAUNCH_ARGS,
+    BrowserDidNotStart,
+    SharedBrowser,
+    find_chromium,
+)
 from finestate_env.core.schema import Boxes, Gesture, LiveSpec
 
 WEB_ROOT = Path(components.__file__).parent / "web"
@@ -182,6 +188,9 @@ class WebBackend(Backend):
             if why is None:
                 raise
             raise BackendCrashed(f"Chromium died as it started: {why}") from exc
+        except BrowserDidNotStart as exc:
+            self.close()
+            raise BackendCrashed(str(exc)) from exc
         except BaseException:
             self.close()
             raise

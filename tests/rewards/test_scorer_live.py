@@ -133,3 +133,21 @@ def test_the_scorer_reads_each_rows_convention_and_renders_once_per_instance(pag
         scores = scorer.score([rows[i][0] for i in order], [rows[i][1] for i in order])
         assert scored(scores) == scored([rows[i][2] for i in order])
         assert scorer.status()["renders"] == 2
+
+
+def test_a_browser_that_dies_as_it_starts_leaves_the_group_unjudged(page_env, tmp_path):
+    """A browser that closes its pipe as it starts (the reward server's, SIGKILLed again
+    while it restarted) is a crash like any other: retried once, then every completion's
+    reward is None with the reason, not an error that fails the whole request."""
+    dies = tmp_path / "chromium"
+    dies.write_text("#!/bin/sh\nexit 3\n")
+    dies.chmod(0o755)
+    page_env.reset(seed=7)
+    truth = ground_truth(page_env.instance, "pixel")
+    center = box_center(page_env.instance.boxes.current.loc)
+    completion = json.dumps({"p0": list(center), "p1": list(center)})
+    with RewardScorer(workers=1, backend_options={"chromium": str(dies)}) as scorer:
+        scores = scorer.score([truth, truth], [completion, completion])
+        assert [s.reward for s in scores] == [None, None]
+        assert all("did not start" in s.unjudged for s in scores), scores[0].unjudged
+        assert scorer.status()["retried"] == 1 and scorer.status()["unjudged"] == 2
