@@ -75,6 +75,10 @@ bench: install
 	# own vector env (envs stepped at the same time) beside sync (one after the other).
 	$(PY) -m benchmarks.vector_bench --steps 40 --out bench-vector.json
 	$(PY) -m benchmarks.vector_bench --env FineState-Mobile-v0 --steps 10 --out bench-vector-mobile.json
+	# The scaling table (#34): make_vec (its envs spread over a browser per 3 cores), every
+	# page in one browser, a browser per env and Gymnasium's async vector env, on the RL
+	# path and the default path, at the env counts a 2-core machine allows. About 6 min.
+	$(PY) -m benchmarks.scale_bench --envs 1,2,4 --seconds 8 --out bench-scale.json
 	# Lone controls beside app pages: speed, and what locating the named control asks.
 	$(PY) -m benchmarks.scene_bench --episodes 230 --out bench-scenes.json
 	# Per type: lone controls (with the box audit and replay), then pages, the default scene.

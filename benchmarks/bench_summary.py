@@ -123,6 +123,27 @@ def figures(folder: Path) -> tuple[list[dict], list[str]]:
                     max(extra), 120.0 if label == "web" else None, "lower", " MiB")
         return fill
 
+    def scale(report: dict) -> None:
+        # Issue #34: make_vec's default beside the other ways, at the most envs measured.
+        ok = [r for r in report["rows"] if "error" not in r]
+        for path in ("rl", "default"):
+            most = max((r["envs"] for r in ok if r["path"] == path), default=None)
+            by_mode = {r["mode"]: r for r in ok if r["path"] == path and r["envs"] == most}
+            if "make_vec" not in by_mode:
+                continue
+            made = by_mode["make_vec"]
+            add(f"scale, {path} path, {most} envs: make_vec episodes/s "
+                f"({made['browsers']} browser{'s' * (made['browsers'] != 1)}, "
+                f"{made['cores_busy']:.1f} cores busy)",
+                made["episodes_per_s"])
+            for mode in ("one browser", "async"):
+                if mode in by_mode:
+                    add(f"  make_vec / {mode}", made["episodes_per_s"] /
+                        by_mode[mode]["episodes_per_s"], 0.9 if mode == "async" else None,
+                        unit="x")
+        add("  scaling points that failed", len(report["rows"]) - len(ok), 0, "lower")
+
+    section("bench-scale.json", scale)
     section("bench-vector.json", vector("web"))
     section("bench-vector-mobile.json", vector("mobile"))
 
