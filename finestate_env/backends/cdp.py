@@ -76,7 +76,6 @@ class CdpPipe:
     def __init__(self, to_browser: int, from_browser: int, name: str,
                  timeout: float = 10.0) -> None:
         self.name = name
-        heap.map_large_blocks()  # screenshots' buffers would fragment the heap (heap.py)
         self._out, self._in = to_browser, from_browser
         self._lock = threading.Lock()  # ids, pending replies, sessions
         self._write_lock = threading.Lock()  # one message after another on the pipe
@@ -163,6 +162,9 @@ class CdpPipe:
         chunks: list[bytes] = []
         try:
             while data := os.read(self._in, _READ_SIZE):
+                # Screenshots' buffers, freed later, would leave the heap fragmented
+                # (heap.py): counted, and the heap trimmed every so many bytes.
+                heap.HEAP.received(len(data))
                 start = 0
                 while (end := data.find(_END, start)) >= 0:
                     if chunks:
