@@ -62,6 +62,7 @@ import gymnasium as gym
 
 import finestate_env  # noqa: F401 (registers the ids)
 from finestate_env.agents.scripted import OracleAgent
+from finestate_env.backends.heap import HEAP
 from finestate_env.backends.processes import (
     alive,
     descendants,
@@ -414,6 +415,11 @@ def soak(env_id: str, episodes: int, every: int, settle: int, path: str = "defau
             due = (done // every > before // every or before < settle <= done
                    or done >= episodes)
             if due:
+                if runner.root == os.getpid():
+                    # What the env's process holds, not the free pages of its current trim
+                    # cycle, which it gives back every TRIM_EVERY_BYTES of captures
+                    # (backends/heap.py): sampled between trims, its reading swings ~4 MiB.
+                    HEAP.trim()
                 sample = sample_memory(done, time.perf_counter() - started,
                                        runner.root, runner.root_kind)
                 store.write(json.dumps(sample, separators=(",", ":")) + "\n")
