@@ -178,9 +178,15 @@ def _score(truth: GroundTruth, answer: ReadAnswer, state: Any, mode: RewardMode,
                  state=None if answer.action_error is not None else encode_state(state))
 
 
-@lru_cache(maxsize=4096)
+# A group's rows repeat one ground truth text (10-20 kB for a page): read once while its
+# completions come in. A read ground truth holds ~25 KiB of objects, so the cache is kept
+# to the groups in flight (a trainer's step, a server's queue), not the dataset: with 4,096
+# entries a reward server's Python grew ~25 KiB a group for 4,096 groups (soak, #36).
+TRUTHS_CACHED = 256
+
+
+@lru_cache(maxsize=TRUTHS_CACHED)
 def _read_cached(text: str) -> GroundTruth:
-    # A group's rows repeat one ground truth text (10-20 kB for a page): read it once.
     return GroundTruth.read(text)
 
 
