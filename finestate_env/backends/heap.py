@@ -19,8 +19,8 @@ env's RssAnon moved between 40.3 and 46.2 MiB from episode 200 on, with no trend
 without it it grew from 58.9 (episode 200) to 75.6 MiB (1,500); the Python CPU per
 episode as without it (10.8 ms on the web, 17.7 on a phone).
 
-FINESTATE_MALLOC_TUNING=0 leaves malloc alone (a process that tunes malloc itself);
-where the C library is not glibc nothing is done.
+FINESTATE_MALLOC_TUNING=0, set before finestate_env is imported, leaves malloc alone (a
+process that tunes malloc itself); where the C library is not glibc nothing is done.
 """
 
 from __future__ import annotations
@@ -57,12 +57,10 @@ class HeapTrimmer:
         self.trims = 0
         self._received = 0
         self._lock = threading.Lock()
-        self._trim: Callable[[], object] | None = None
-        self._loaded = False
+        self._trim = _malloc_trim()  # libc's function, looked up once
 
     @property
     def enabled(self) -> bool:
-        self._load()
         return self._trim is not None
 
     def received(self, nbytes: int) -> None:
@@ -76,16 +74,11 @@ class HeapTrimmer:
 
     def trim(self) -> bool:
         """Give the heaps' free pages back now; False where that cannot be done."""
-        self._load()
         if self._trim is None:
             return False
         self._trim()
         self.trims += 1
         return True
-
-    def _load(self) -> None:
-        if not self._loaded:
-            self._trim, self._loaded = _malloc_trim(), True
 
 
 HEAP = HeapTrimmer()  # the process's: every DevTools pipe counts into it
