@@ -66,8 +66,18 @@ def figures(folder: Path) -> tuple[list[dict], list[str]]:
         if "rl_over_default" in report:
             add("  RL path / the default path (median of rounds)", report["rl_over_default"],
                 2.0, unit="x")
-        if "rl_over_miniwob" in report:
-            add("  RL path / MiniWoB++ (median of rounds)", report["rl_over_miniwob"], unit="x")
+        if "rl_over_miniwob" in report:  # issue #34's target
+            add("  RL path / MiniWoB++ (median of rounds)", report["rl_over_miniwob"], 6.0,
+                unit="x")
+        if "finestate" in report:  # issue #34's target
+            add("  default path: CPU ms per episode", report["finestate"]["cpu_ms_per_episode"],
+                60.0, better="lower", unit=" ms")
+        if "default_over_screenshot" in report:
+            add("  begin-frame capture / captureScreenshot, default path (median)",
+                report["default_over_screenshot"], unit="x")
+        if "rl_over_rl_screenshot" in report:
+            add("  begin-frame capture / captureScreenshot, RL path (median)",
+                report["rl_over_rl_screenshot"], unit="x")
         if "rl_skip_over_capture" in report:
             add("  RL path, terminal shot skipped / captured (median of rounds)",
                 report["rl_skip_over_capture"], unit="x")

@@ -276,6 +276,10 @@ class SharedBrowser:
         self.page_options = dict(launch["page"])
         self.headless = bool(launch["headless"])
         self.begin_frames = bool(launch.get("begin_frames"))
+        # One begin-frame request at a time per browser: its GPU process takes two pages'
+        # overlapping requests for a bad message and exits ("Got overlapping
+        # IssueExternalBeginFrame"; after six such exits the browser gives up).
+        self.frame_lock = threading.Lock()
         self._attached: dict[str, CdpChannel] = {}  # page targets by id, as Chromium attaches
         self._attach = threading.Condition()
         self._first_tab: CdpChannel | None = None

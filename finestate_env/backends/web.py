@@ -16,23 +16,25 @@ so pages lay out, take real input and report their state as ever, but nothing is
 painted, rastered or composited (measured: ~30% less CPU a gesture, the same states).
 It has no screenshots to give.
 
-`capture` says how a frame is captured. "screenshot" (the default; the environment
-variable FINESTATE_CAPTURE sets another): `Page.captureScreenshot`, which forces a full
-redraw of the page and copies it (~45-64 ms wall, ~18-22 ms of Chromium's CPU at
-1280x720). "begin_frame": the page is made under Chromium's begin-frame control (the
-headless shell's --enable-begin-frame-control and --run-all-compositor-stages-before-draw,
-a target made with enableBeginFrameControl) and draws only when asked: a capture is one
-`HeadlessExperimental.beginFrame` with a screenshot, the same pixels for ~2/3 of the CPU,
-and a render or a gesture draws nothing at all until then. Such a page handles input only
-at a frame, so each gesture's events are followed by frames that draw nothing
+`capture` says how a frame is captured. "begin_frame" (the default; the environment
+variable FINESTATE_CAPTURE sets another): the page is made under Chromium's begin-frame
+control (the headless shell's --enable-begin-frame-control and
+--run-all-compositor-stages-before-draw, a target made with enableBeginFrameControl) and
+draws only when asked, so a render or a gesture draws nothing until a capture. A full
+capture is one `HeadlessExperimental.beginFrame` with a screenshot. Such a page handles
+input only at a frame, so each gesture's events are followed by frames that draw nothing
 (noDisplayUpdates) until Chromium has taken them all; a capture marks the page (a
 requestAnimationFrame callback set up after everything shown so far) and takes frames until
 one ran that callback, so that it shows everything done before it (the first frame after a
-load or a render can come back without it). A browser that offers no begin-frame control
-(a headed one, or one whose DevTools lack HeadlessExperimental.beginFrame) is captured the
-"screenshot" way. Under "begin_frame" a scaled capture (`screenshot_scaled`) is the full
-frame: drawing at a scale is what captureScreenshot's clip does by resizing the view
-around the capture, which a page under begin-frame control does not survive frame-exact.
+load or a render can come back without it). A scaled capture (`screenshot_scaled`) is
+`Page.captureScreenshot` with a scaled clip, which resizes the view around a frame of its
+own: frames are asked for while it waits, and it gives the same pixels as without
+begin-frame control. Measured (issue #34, 2 cores, quiet): the RL path's episode 29 ms of
+CPU instead of 52, the default path's 62 instead of 108, the same pixels and states.
+"screenshot": `Page.captureScreenshot` on a page that draws on its own, unpaced, every
+change (~45-64 ms wall, ~18-22 ms of Chromium's CPU a capture at 1280x720, and the frames
+nobody captures besides). A browser that offers no begin-frame control (a headed one, or
+one whose DevTools lack HeadlessExperimental.beginFrame) is captured the "screenshot" way.
 """
 
 from __future__ import annotations
@@ -88,6 +90,7 @@ _DRAWN = "window.__fineStateDrawn"
 _FRAME = ("HeadlessExperimental.beginFrame",
           {"screenshot": {"format": "png", "optimizeForSpeed": True}})
 _INPUT_FRAME = ("HeadlessExperimental.beginFrame", {"noDisplayUpdates": True})
+_DRAWING_FRAME = ("HeadlessExperimental.beginFrame", {})
 
 
 def stage_html() -> str:
@@ -117,7 +120,7 @@ class WebBackend(Backend):
         `browser_group`: of those, only with the ones of the same group (make_vec spreads
         its envs over groups: env/vector.py). `timeout_ms` is the old name of timeout_s,
         in milliseconds. `capture`: "screenshot" or "begin_frame" (the module docstring;
-        None: the environment variable FINESTATE_CAPTURE, else "screenshot")."""
+        None: the environment variable FINESTATE_CAPTURE, else "begin_frame")."""
         if timeout_ms is not None:
             warnings.warn("WebBackend's timeout_ms is now timeout_s (seconds), as every "
                           "backend names it", DeprecationWarning, stacklevel=2)
@@ -139,7 +142,7 @@ class WebBackend(Backend):
             raise ValueError(f"frames must be True or False, got {frames!r}")
         self.frames = frames
         if capture is None:
-            capture = os.environ.get(CAPTURE_VARIABLE) or "screenshot"
+            capture = os.environ.get(CAPTURE_VARIABLE) or "begin_frame"
         if capture not in CAPTURES:
             raise ValueError(f"capture must be one of {CAPTURES}, got {capture!r}")
         self.capture = capture
@@ -214,7 +217,7 @@ class WebBackend(Backend):
         """Whether the page answers a begin-frame request (a browser lacking the domain
         or the switches says it does not know the command, or refuses it)."""
         try:
-            self._cdp.send(*_INPUT_FRAME)
+            self._frame(_INPUT_FRAME)
             return True
         except CdpError:
             return False
@@ -417,8 +420,6 @@ class WebBackend(Backend):
         299x168). Not the full screenshot's pixels downsampled. A lone control gives the
         same pixels every time; an app page does not always (a few grey levels around its
         icons), so the env asks for lone controls only."""
-        if self._begin_frames:  # drawn whole (the module docstring)
-            return self._capture({})
         # The clip is in CSS px; Chromium multiplies its scale by the device scale factor.
         width, height = self.layout_viewport
         return self._capture({"clip": {"x": 0, "y": 0, "width": width, "height": height,
@@ -428,8 +429,13 @@ class WebBackend(Backend):
         if not self.frames:
             raise RuntimeError("this web backend draws no frames (frames=False, for probing "
                                "alone): it has no screenshot to give")
-        if self._begin_frames:
+        if self._begin_frames and not params:
             data = self._call("screenshot", self._begin_frame)
+        elif self._begin_frames:  # a scaled clip: its own frame, which must be asked for
+            data = self._call("screenshot", lambda: self._cdp.send_pipelined(
+                [("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True,
+                                             **params})],
+                lambda: self._frame(_DRAWING_FRAME)))[0]["data"]
         else:
             # CDP's captureScreenshot with optimizeForSpeed is ~2x faster than
             # page.screenshot(); pyspng decodes ~10x faster than Pillow, same pixels.
@@ -442,11 +448,12 @@ class WebBackend(Backend):
     def _begin_frame(self) -> str:
         """One frame drawn under begin-frame control and captured (base64 PNG): frames are
         asked for until one has run the marker set up first, so that the frame shows
-        everything done before this call."""
+        everything done before this call. (Marker, frame and check sent in one pipeline
+        missed the marker in about half the captures, each miss a full frame more.)"""
         mark = self._cdp.evaluate(_MARK)
         deadline = time.monotonic() + self.timeout_s
         while True:
-            shot = self._cdp.send(*_FRAME)
+            shot = self._frame(_FRAME)
             if "screenshotData" in shot and self._cdp.evaluate(_DRAWN) == mark:
                 return shot["screenshotData"]
             if time.monotonic() > deadline:
@@ -458,7 +465,12 @@ class WebBackend(Backend):
         nothing are asked for meanwhile."""
         if not self._begin_frames:
             return self._cdp.send_pipelined(events)
-        return self._cdp.send_pipelined(events, lambda: self._cdp.send(*_INPUT_FRAME))
+        return self._cdp.send_pipelined(events, lambda: self._frame(_INPUT_FRAME))
+
+    def _frame(self, request: tuple[str, dict]) -> dict:
+        """One begin-frame request, alone in its browser (chromium.SharedBrowser.frame_lock)."""
+        with self._browser.frame_lock:
+            return self._cdp.send(*request)
 
     def perform(self, gesture: Gesture, p0: tuple[float, float], p1: tuple[float, float]) -> None:
         events = self._gesture_events(gesture, p0, p1)

@@ -1,7 +1,8 @@
 """Frames captured under Chromium's begin-frame control (WebBackend capture="begin_frame",
 issue #34): the same pixels and the same states as Page.captureScreenshot gives, episode
-by episode (a render, a gesture, a capture after each), on every type and on app pages;
-the browser's switches; the fallback for a browser that offers no begin-frame control."""
+by episode (a render, a gesture, a capture after each), on every type and on app pages,
+full size and at an RL observation's scale; the browser's switches; the default; the
+fallback for a browser that offers no begin-frame control."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 import finestate_env  # noqa: F401 (registers the ids)
 from finestate_env.agents.scripted import OracleAgent
 from finestate_env.backends import web
+from finestate_env.backends.mobile import MobileBackend
 from finestate_env.backends.web import BEGIN_FRAME_ARGS, UNPACED, WebBackend
 from finestate_env.components import COMPONENTS
 
@@ -34,6 +36,51 @@ def _episodes(capture: str, scene: str | None, components) -> list[tuple]:
         env.close()
 
 
+def _scaled_episodes(capture: str, components) -> list[tuple]:
+    """An RL user's env (84x84 screenshots, lone controls: captured at a small scale,
+    env/observation.py), per type: the first observation, then for the oracle's gesture
+    and a random one from the control, each its state and next observation."""
+    env = gym.make("FineState-Web-v0", scene="control", obs_type="screenshot",
+                   obs_size="84x84", max_actions=3,
+                   backend_options={"capture": capture, "shared_browser": False})
+    rng = np.random.default_rng(34)
+    try:
+        seen = []
+        for i, component in enumerate(components):
+            obs, info = env.reset(seed=3000 + i, options={"component": component})
+            assert env.unwrapped._screenshot.shape[1] < 1280  # captured small
+            seen.append(obs)
+            for gesture in ("oracle", "random"):
+                now = np.asarray(info["boxes"]["current"]["now"], dtype=np.float64)
+                if gesture == "oracle":
+                    action = OracleAgent().act({}, info)
+                else:
+                    action = {"p0": rng.uniform(now[:2], now[2:]).astype(np.float32),
+                              "p1": rng.uniform((0, 0), (1280, 720)).astype(np.float32)}
+                obs, _, terminated, truncated, info = env.step(action)
+                seen += [info["state"], obs]
+                if terminated or truncated:
+                    break
+        assert env.unwrapped.backend.begin_frames == (capture == "begin_frame")
+        return seen
+    finally:
+        env.close()
+
+
+def test_scaled_begin_frame_captures_give_the_screenshots_pixels_and_states():
+    # Chromium draws a scaled clip by resizing the view around a frame of its own; under
+    # begin-frame control that frame is asked for. Input after it must land where it did.
+    components = list(COMPONENTS)
+    drawn = _scaled_episodes("screenshot", components)
+    framed = _scaled_episodes("begin_frame", components)
+    assert len(drawn) == len(framed) > 2 * len(components)
+    for i, (seen, seen_bf) in enumerate(zip(drawn, framed, strict=True)):
+        if isinstance(seen, np.ndarray):
+            assert np.array_equal(seen, seen_bf), i
+        else:
+            assert seen == seen_bf, i
+
+
 @pytest.mark.parametrize("scene", ["control", None], ids=["lone controls", "app pages"])
 def test_begin_frame_captures_give_the_screenshots_pixels(scene):
     components = list(COMPONENTS) if scene == "control" else list(COMPONENTS)[:6]
@@ -49,7 +96,7 @@ def test_begin_frame_captures_give_the_screenshots_pixels(scene):
 def test_the_begin_frame_browser_is_launched_to_draw_only_when_asked():
     args = WebBackend(capture="begin_frame")._launch_args()
     assert set(BEGIN_FRAME_ARGS) <= set(args) and UNPACED not in args
-    assert UNPACED in WebBackend()._launch_args()
+    assert UNPACED in WebBackend(capture="screenshot")._launch_args()
     assert not WebBackend(capture="begin_frame", headless=False).begin_frames
 
 
@@ -58,8 +105,12 @@ def test_capture_is_checked_and_read_from_the_environment(monkeypatch):
         WebBackend(capture="redraw")
     monkeypatch.setenv("FINESTATE_CAPTURE", "begin_frame")
     assert WebBackend().capture == "begin_frame"
-    monkeypatch.delenv("FINESTATE_CAPTURE")
+    monkeypatch.setenv("FINESTATE_CAPTURE", "screenshot")
     assert WebBackend().capture == "screenshot"
+    monkeypatch.delenv("FINESTATE_CAPTURE")
+    assert WebBackend().capture == "begin_frame"  # the default (issue #34)
+    # A phone's touch input is drawn as ever (untried under begin-frame control).
+    assert MobileBackend().capture == "screenshot"
 
 
 def test_a_browser_without_begin_frame_control_is_captured_with_screenshots(monkeypatch):
