@@ -6,6 +6,8 @@ fallback for a browser that offers no begin-frame control."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -124,3 +126,28 @@ def test_a_browser_without_begin_frame_control_is_captured_with_screenshots(monk
         assert backend.screenshot().shape == (720, 1280, 3)
     finally:
         backend.close()
+
+
+def test_pages_of_one_browser_capture_from_threads_at_once():
+    # Two pages' overlapping begin-frame requests make the browser's GPU process exit (six
+    # times and the browser gives up): a browser takes one at a time (SharedBrowser.frame_lock).
+    backends = [WebBackend(capture="begin_frame", browser_group="frame-lock") for _ in range(2)]
+    try:
+        for backend in backends:
+            backend.start()
+        assert backends[0]._browser is backends[1]._browser and backends[0].begin_frames
+        sampler = gym.make("FineState-Web-v0", scene="control")  # never started: no browser
+        spec = sampler.unwrapped._sample_live(5, "slider")
+        sampler.close()
+
+        def capture(backend: WebBackend) -> list[np.ndarray]:
+            backend.render(spec)
+            return [backend.screenshot() for _ in range(30)]
+
+        with ThreadPoolExecutor(2) as pool:
+            shots = list(pool.map(capture, backends))
+        assert backends[0]._browser.crashed is None
+        assert all(np.array_equal(shot, shots[0][0]) for seen in shots for shot in seen)
+    finally:
+        for backend in backends:
+            backend.close()

@@ -17,6 +17,9 @@ JSON object per line:
 - `{"op": "measure", "index": i, "goal": g}` answers `{"boxes"}` of distractor i as
   shown, measured for goal g (for tests and tools: it reads, it sets nothing); with no
   index, `{"boxes", "reach"}` of the target as shown (mid-episode, after a gesture).
+- `{"op": "objects"}` answers `{"objects"}`, how many objects Python's collector tracks
+  in the app after a collection (for tests and tools: a count that grows with episodes
+  is a leak).
 - `{"op": "probe", "spec": {...}}` shows the current state and records, at every
   marker key press from then on, the state the gesture before it produced, and
   shows the current state again; `{"op": "take", "markers": n}` answers the
@@ -41,6 +44,7 @@ gesture has been handled. The key itself never reaches a control.
 from __future__ import annotations
 
 import ctypes
+import gc
 import json
 import sys
 import time
@@ -170,6 +174,19 @@ class Stage(QWidget):
         if focused is not None:
             focused.clearFocus()
 
+    def shown_widgets(self) -> list[QWidget]:
+        """The stage and every widget on it now, found from the canvas and each card.
+
+        Not the stage's findChildren: PySide ties the wrapper of every object that
+        findChildren returns to the object it was called on, for that object's life, so
+        the stage would keep one per widget ever shown, scroll bars and viewports of
+        deleted cards included (the app grew ~4 KiB an episode, issue #36); a card's go
+        with the card."""
+        cards = [control.card for control in (self.control, *self.distractors)
+                 if control is not None]
+        roots = [*([self.canvas] if self.canvas is not None else []), *cards]
+        return [self, *roots, *(child for root in roots for child in root.findChildren(QWidget))]
+
     def distractor_states(self) -> list[Any]:
         """Each distractor read back whole, in the scene's order ([] for a lone control)."""
         return [d.snapshot() for d in self.distractors]
@@ -296,15 +313,18 @@ class Server(QObject):
                 self.stage.show_spec(spec, spec["state"])
                 self._flush_pixels()
             return {"states": states}
+        if op == "objects":
+            gc.collect()
+            return {"objects": len(gc.get_objects())}
         raise ValueError(f"unknown op {op!r}; expected render, state, distractors, measure, "
-                         "probe or take")
+                         "probe, take or objects")
 
     def _flush_pixels(self) -> None:
         """Paint now and make sure the X server has the pixels before we answer."""
         # Every widget whole: after a drag Qt has repainted only the parts that moved,
         # and a scroll bar's antialiased thumb then differs by a level at its corners
         # with the drag's pace; a full repaint gives the same pixels every time.
-        for widget in self.stage.findChildren(QWidget):
+        for widget in self.stage.shown_widgets():
             widget.update()
         self.stage.repaint()
         self.app.processEvents()
