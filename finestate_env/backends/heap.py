@@ -19,6 +19,17 @@ env's RssAnon moved between 40.3 and 46.2 MiB from episode 200 on, with no trend
 without it it grew from 58.9 (episode 200) to 75.6 MiB (1,500); the Python CPU per
 episode as without it (10.8 ms on the web, 17.7 on a phone).
 
+With several threads the trim is not enough: glibc gives each thread that allocates at
+once an arena of its own (up to 8 per core), and make_vec's four env threads each decode
+their screenshots into theirs, so the freed space of four arenas fragments apart. Over
+10,000 episodes of make_vec of 4 the env's memory swung over ~15 MiB between samples and
+crept +10 MiB (1.03 KiB an episode); with one arena (MALLOC_ARENA_MAX=1), over 4,000
+episodes, it sat ~15 MiB lower and crept 0.32 KiB an episode. So the process's threads
+share at most ARENAS arenas (mallopt M_ARENA_MAX, set at import; a thread that has one
+keeps it). The env's Python allocates under the GIL, one thread at a time, so
+the arenas' locks cost it nothing measurable; a process with native threads of its own
+that allocate at once may want them back (FINESTATE_MALLOC_TUNING=0).
+
 FINESTATE_MALLOC_TUNING=0, set before finestate_env is imported, leaves malloc alone (a
 process that tunes malloc itself); where the C library is not glibc nothing is done.
 """
@@ -37,27 +48,50 @@ from collections.abc import Callable
 TRIM_EVERY_BYTES = 8 << 20
 
 
-def _malloc_trim() -> Callable[[], object] | None:
-    """glibc's malloc_trim(0), or None where it is missing or turned off."""
+# The arenas the process's threads share (glibc's M_ARENA_MAX; the module docstring).
+ARENAS = 2
+_M_ARENA_MAX = -8  # mallopt's parameter, from glibc's malloc.h
+
+
+def _glibc() -> ctypes.CDLL | None:
+    """The C library when malloc may be tuned: glibc, FINESTATE_MALLOC_TUNING not 0."""
     if os.environ.get("FINESTATE_MALLOC_TUNING", "1") == "0":
         return None
     try:
-        trim = ctypes.CDLL(ctypes.util.find_library("c")).malloc_trim
-    except (OSError, AttributeError, TypeError):  # not glibc: nothing to give back this way
+        libc = ctypes.CDLL(ctypes.util.find_library("c"))
+        libc.malloc_trim, libc.mallopt  # noqa: B018 (glibc's own: absent elsewhere)
+    except (OSError, AttributeError, TypeError):  # not glibc: nothing to tune this way
         return None
+    return libc
+
+
+def _malloc_trim(libc: ctypes.CDLL | None) -> Callable[[], object] | None:
+    """glibc's malloc_trim(0), or None where malloc is not tuned."""
+    if libc is None:
+        return None
+    trim = libc.malloc_trim
     trim.argtypes, trim.restype = (ctypes.c_size_t,), ctypes.c_int
     return lambda: trim(0)
+
+
+def limit_arenas(libc: ctypes.CDLL | None, arenas: int = ARENAS) -> bool:
+    """Let the process's threads share at most `arenas` malloc arenas from now on."""
+    if libc is None:
+        return False
+    libc.mallopt.argtypes, libc.mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
+    return bool(libc.mallopt(_M_ARENA_MAX, arenas))
 
 
 class HeapTrimmer:
     """Counts the bytes large buffers carried and trims the heaps every `every` bytes."""
 
-    def __init__(self, every: int = TRIM_EVERY_BYTES) -> None:
+    def __init__(self, every: int = TRIM_EVERY_BYTES,
+                 libc: ctypes.CDLL | None = None) -> None:
         self.every = every
         self.trims = 0
         self._received = 0
         self._lock = threading.Lock()
-        self._trim = _malloc_trim()  # libc's function, looked up once
+        self._trim = _malloc_trim(libc)  # libc's function, looked up once
 
     @property
     def enabled(self) -> bool:
@@ -81,4 +115,6 @@ class HeapTrimmer:
         return True
 
 
-HEAP = HeapTrimmer()  # the process's: every DevTools pipe counts into it
+_LIBC = _glibc()
+HEAP = HeapTrimmer(libc=_LIBC)  # the process's: every DevTools pipe counts into it
+ARENAS_LIMITED = limit_arenas(_LIBC)  # before the envs' threads allocate

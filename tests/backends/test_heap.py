@@ -15,10 +15,10 @@ import sys
 import gymnasium as gym
 import pytest
 
-from finestate_env.backends.heap import HEAP, TRIM_EVERY_BYTES
+from finestate_env.backends.heap import ARENAS, HEAP, TRIM_EVERY_BYTES
 
 SCRIPT = """
-from finestate_env.backends.heap import HEAP, TRIM_EVERY_BYTES
+from finestate_env.backends.heap import ARENAS, HEAP, TRIM_EVERY_BYTES
 def anon_kib():
     for line in open("/proc/self/status"):
         if line.startswith("RssAnon"):
@@ -77,3 +77,36 @@ def test_an_env_trims_its_heap_as_its_screenshots_come_in():
     finally:
         HEAP.every = TRIM_EVERY_BYTES
         env.close()
+
+
+ARENAS_SCRIPT = """
+import ctypes, threading
+from finestate_env.backends import heap
+def work():
+    kept = [bytes(100_000) for _ in range(4)]  # above pymalloc's sizes: the thread's arena
+    done.wait()
+done = threading.Event()
+threads = [threading.Thread(target=work) for _ in range(6)]
+for thread in threads:
+    thread.start()
+ctypes.CDLL(None).malloc_stats()  # one "Arena n:" block per arena, on stderr
+done.set()
+for thread in threads:
+    thread.join()
+print(heap.ARENAS_LIMITED)
+"""
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("tuning", ["1", "0"])
+def test_threads_share_a_few_arenas(tuning):
+    # make_vec's env threads each decoded screenshots into an arena of its own, and the
+    # four fragmented apart: +10 MiB over 10,000 episodes (heap.py's docstring).
+    result = subprocess.run([sys.executable, "-c", ARENAS_SCRIPT], capture_output=True,
+                            text=True, timeout=60, check=True,
+                            env={**os.environ, "FINESTATE_MALLOC_TUNING": tuning})
+    arenas = result.stderr.count("Arena ")
+    if tuning == "1":
+        assert result.stdout.split() == ["True"] and 1 <= arenas <= ARENAS, result.stderr
+    else:
+        assert result.stdout.split() == ["False"] and arenas >= 7, result.stderr
