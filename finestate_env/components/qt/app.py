@@ -52,7 +52,7 @@ import traceback
 from typing import Any
 
 from PySide6.QtCore import QEvent, QEventLoop, QObject, Qt, QTimer
-from PySide6.QtGui import QCursor
+from PySide6.QtGui import QCursor, QPixmapCache
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -64,6 +64,7 @@ from finestate_env.components.qt.renderers import RENDERERS
 # X keycode of F12 in Xvfb's default keymap; the backend presses the same one.
 MARKER_KEYCODE = 96
 MARKER_TIMEOUT_S = 10.0
+PIXMAP_CACHE_KIB = 256  # QPixmapCache's limit (main)
 
 
 class Stage(QWidget):
@@ -356,6 +357,11 @@ def main(argv: list[str]) -> int:
     _keep_none_alive()
     width, height = (int(v) for v in size.lower().split("x"))
     app = QApplication([sys.argv[0], "-style", "Fusion"])
+    # The style keeps drawn pieces (gradients, frames) in QPixmapCache, keyed by size and
+    # state: every episode's new sizes filled its 10 MiB a little more (the app +0.55 KiB
+    # an episode over 5,000, issue #36); 256 KiB holds what one screen reuses (the same
+    # soak's readings after a trim: flat).
+    QPixmapCache.setCacheLimit(PIXMAP_CACHE_KIB)
     # Episodes follow each other faster than a double click: each gesture is
     # one single click, never the second half of a double click.
     app.styleHints().setMouseDoubleClickInterval(0)
