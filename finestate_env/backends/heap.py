@@ -23,10 +23,10 @@ With several threads the trim is not enough: glibc gives each thread that alloca
 once an arena of its own (up to 8 per core), and make_vec's four env threads each decode
 their screenshots into theirs, so the freed space of four arenas fragments apart. Over
 10,000 episodes of make_vec of 4 the env's memory swung over ~15 MiB between samples and
-crept +10 MiB (1.03 KiB an episode); with one arena (MALLOC_ARENA_MAX=1), over 4,000
-episodes, it sat ~15 MiB lower and crept 0.32 KiB an episode. So the process's threads
-share at most ARENAS arenas (mallopt M_ARENA_MAX, set at import; a thread that has one
-keeps it). The env's Python allocates under the GIL, one thread at a time, so
+crept +10 MiB (1.03 KiB an episode); over 4,000 episodes with MALLOC_ARENA_MAX=2 it
+crept 0.85 KiB an episode, with 1 it sat ~15 MiB lower and crept 0.32. So the process's
+threads share one arena (mallopt M_ARENA_MAX = ARENAS, set at import; a thread that
+already has an arena keeps it). The env's Python allocates under the GIL, one thread at a time, so
 the arenas' locks cost it nothing measurable; a process with native threads of its own
 that allocate at once may want them back (FINESTATE_MALLOC_TUNING=0).
 
@@ -49,7 +49,7 @@ TRIM_EVERY_BYTES = 8 << 20
 
 
 # The arenas the process's threads share (glibc's M_ARENA_MAX; the module docstring).
-ARENAS = 2
+ARENAS = 1
 _M_ARENA_MAX = -8  # mallopt's parameter, from glibc's malloc.h
 
 
