@@ -83,6 +83,10 @@ class Backend(ABC):
     # and screenshot from threads at the same time (env/vector.py steps them so); the
     # vector env steps the envs of any other backend one after the other.
     concurrent_steps: ClassVar[bool] = False
+    # True when the backend's browser asks for its pages' frames one at a time (the web's
+    # begin-frame capture, backends/web.py): the vector env gives each env a browser of its
+    # own (its `browser_group`, set before the backend starts).
+    begin_frames: bool = False
 
     @property
     @abstractmethod

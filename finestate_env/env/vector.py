@@ -12,7 +12,13 @@ so one browser keeps only so many cores busy, however many pages it holds (measu
 16-core machine, issue #34: 2.8 cores on app pages, 4.4 on lone controls, while 12 of 16
 idled). By default the envs are spread over one browser per CORES_PER_BROWSER cores this
 process may run on (at least one, at most one per env): one browser on a machine of up to
-five cores, as before, four on sixteen. `browsers=k` sets it; backend_options with
+five cores, as before, four on sixteen. Pages drawn under begin-frame control (the web's
+default capture, backends/web.py) are another matter: their browser asks for one frame at
+a time (its GPU process exits on overlapping requests), so its pages wait for each
+other's captures and leave cores idle; they get a browser each (measured on 2 cores,
+make_vec of 4: app pages 21.4 episodes/s with a browser each against 15.9 in one browser,
+and 18.2 for one browser drawing on its own before; the RL path 71.3 against 55.3; ~44 MiB
+more PSS per env). `browsers=k` sets it; backend_options with
 `shared_browser=False` gives every env a browser of its own. Each env
 talks to its page over a DevTools session of its own on the browser's pipe
 (backends/cdp.py), whose blocking reads release the GIL. The vector env knows none of
@@ -57,13 +63,20 @@ def default_browsers(num_envs: int, cores: int | None = None) -> int:
     return max(1, min(int(num_envs), cores // CORES_PER_BROWSER))
 
 
+def _spreadable(env_kwargs: dict[str, Any]) -> bool:
+    """Whether make_vec may spread these envs over browsers: a browser's backend, and the
+    caller chose no browser grouping of their own."""
+    options = env_kwargs.get("backend_options") or {}
+    return (env_kwargs.get("backend") in _BROWSER_BACKENDS and "browser_group" not in options
+            and options.get("shared_browser") is not False)
+
+
 def browser_kwargs(env_kwargs: dict[str, Any], index: int, browsers: int) -> dict[str, Any]:
     """Env `index`'s keyword arguments with its browser group (index mod `browsers`), where
     its backend is a browser's and the caller left the browsers to make_vec."""
-    options = dict(env_kwargs.get("backend_options") or {})
-    if (browsers <= 1 or env_kwargs.get("backend") not in _BROWSER_BACKENDS
-            or "browser_group" in options or options.get("shared_browser") is False):
+    if browsers <= 1 or not _spreadable(env_kwargs):
         return env_kwargs
+    options = dict(env_kwargs.get("backend_options") or {})
     options["browser_group"] = index % browsers
     return {**env_kwargs, "backend_options": options}
 
@@ -78,6 +91,7 @@ class ConcurrentVectorEnv(SyncVectorEnv):
         self.closed = True  # until built: a refused argument leaves nothing to close
         if int(num_envs) < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs!r}")
+        chosen = browsers
         if browsers is None:
             browsers = default_browsers(num_envs)
         elif isinstance(browsers, bool) or not isinstance(browsers, int) or browsers < 1:
@@ -87,6 +101,14 @@ class ConcurrentVectorEnv(SyncVectorEnv):
                           for i in range(int(num_envs))], copy=copy,
                          autoreset_mode=autoreset_mode)
         self.closed = False
+        backends = [env.unwrapped.backend for env in self.envs]
+        if (chosen is None and self.browsers < self.num_envs and _spreadable(env_kwargs)
+                and all(backend.begin_frames for backend in backends)):
+            # Frames asked for one at a time per browser (the module docstring): a browser
+            # each. Not started yet, so each starts in its own group.
+            for index, backend in enumerate(backends):
+                backend.browser_group = index
+            self.browsers = self.num_envs
         # Only backends that declare it (Backend.concurrent_steps: the Chromium ones) are
         # driven from threads; any other (adb, say) steps its envs one after the other,
         # as sync does.

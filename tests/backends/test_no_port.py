@@ -130,7 +130,7 @@ def test_the_vector_envs_shared_browser_listens_on_no_port():
     before = tree(os.getpid())
     # A screen no other test asks for: this vector env's browser is its own.
     vec = gym.make_vec("FineState-Web-v0", num_envs=2, component="switch", scene="control",
-                       viewport=(1280, 704))
+                       viewport=(1280, 704), browsers=1)
     try:
         vec.reset(seed=0)
         assert len({id(env.backend._browser) for env in vec.unwrapped.envs}) == 1

@@ -40,8 +40,22 @@ def test_make_vec_gives_the_concurrent_env_for_web_and_phone_and_sync_for_deskto
         assert vec.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
         assert vec.observation_space["screenshot"].shape == (3, VIEWPORT[1], VIEWPORT[0], 3)
         browsers = {id(env.unwrapped.backend._browser) for env in vec.envs}
-        # a page each, in one browser per CORES_PER_BROWSER cores (one on this machine's 2)
+        # Pages drawn under begin-frame control (the default): a browser each, since a
+        # browser asks for one frame at a time.
+        assert all(env.unwrapped.backend.begin_frames for env in vec.envs)
+        assert len(browsers) == vec.browsers == 3
+    finally:
+        vec.close()
+    # Pages that draw on their own: one browser per CORES_PER_BROWSER cores (one on 2).
+    vec = _make(3, backend_options={"capture": "screenshot"})
+    try:
+        browsers = {id(env.unwrapped.backend._browser) for env in vec.envs}
         assert len(browsers) == vec.browsers == default_browsers(3)
+    finally:
+        vec.close()
+    vec = _make(3, browsers=1)  # the caller's choice stands
+    try:
+        assert len({id(env.unwrapped.backend._browser) for env in vec.envs}) == vec.browsers == 1
     finally:
         vec.close()
 
@@ -181,7 +195,7 @@ def test_a_killed_browser_is_each_envs_action_error_and_the_next_reset_recovers(
         assert all("Chromium died" in error for error in final["action_error"])
         _, rewards, _, _, _ = vec.step(oracle_actions(infos2))
         assert rewards.tolist() == [1.0, 1.0, 1.0]
-        assert len({id(env.backend._browser) for env in vec.envs}) == 1
+        assert len({id(env.backend._browser) for env in vec.envs}) == vec.browsers  # as before
         assert vec.envs[0].backend._browser is not browser
     finally:
         vec.close()
