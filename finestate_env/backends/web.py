@@ -431,17 +431,14 @@ class WebBackend(Backend):
                                "alone): it has no screenshot to give")
         if self._begin_frames and not params:
             data = self._call("screenshot", self._begin_frame)
-        elif self._begin_frames:  # a scaled clip: its own frame, which must be asked for
-            data = self._call("screenshot", lambda: self._cdp.send_pipelined(
-                [("Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True,
-                                             **params})],
-                lambda: self._frame(_DRAWING_FRAME)))[0]["data"]
         else:
             # CDP's captureScreenshot with optimizeForSpeed is ~2x faster than
-            # page.screenshot(); pyspng decodes ~10x faster than Pillow, same pixels.
-            data = self._call("screenshot", lambda: self._cdp.send(
-                "Page.captureScreenshot",
-                {"format": "png", "optimizeForSpeed": True, **params}))["data"]
+            # page.screenshot(); pyspng decodes ~10x faster than Pillow, same pixels. Under
+            # begin-frame control (a scaled clip) its frame is drawn only when asked for.
+            feed = (lambda: self._frame(_DRAWING_FRAME)) if self._begin_frames else None
+            data = self._call("screenshot", lambda: self._cdp.send_pipelined(
+                [("Page.captureScreenshot",
+                  {"format": "png", "optimizeForSpeed": True, **params})], feed))[0]["data"]
         image = pyspng.load(base64.b64decode(data))
         return np.ascontiguousarray(image[:, :, :3])
 
