@@ -335,14 +335,17 @@ class CdpChannel:
         return self.send_pipelined([(method, params or {})])[0]
 
     def send_pipelined(self, commands: Sequence[tuple[str, dict]],
-                       while_waiting: Callable[[], object] | None = None) -> list[Any]:
+                       while_waiting: Callable[[], object] | None = None,
+                       settle_s: float = 0.0) -> list[Any]:
         """Send `commands` back to back, then wait for every reply; the results, in order.
 
         If any command fails, every reply is still collected (the channel stays in step)
         and the first failure is raised as CdpError. `while_waiting`: called again and again
         until the replies are in (each call a round trip of its own, which it waits for),
         for commands that wait on something only it brings about: input to a page under
-        begin-frame control is handled at the next frame that the caller asks for.
+        begin-frame control is handled at the next frame that the caller asks for. After
+        each call the replies get up to `settle_s` to arrive before the next: what that
+        call brought about may answer just after it returns.
         """
         if self.lost:
             raise CdpConnectionLost(self.lost)
@@ -353,6 +356,8 @@ class CdpChannel:
             try:
                 while not batch.done.is_set() and time.monotonic() < deadline:
                     while_waiting()
+                    if settle_s:
+                        batch.done.wait(settle_s)
             except BaseException:
                 self.pipe._forget(batch.first, len(commands))
                 raise
@@ -385,7 +390,7 @@ class CdpChannel:
         """The JSON value of page script `function` (its source) called with `arg`, which
         travels as JSON: what Playwright's page.evaluate(function, arg) does for JSON
         values, in one command."""
-        return self.evaluate(f"({function})({json.dumps(arg, allow_nan=False)})")
+        return self.evaluate(call_expression(f"({function})", arg))
 
     def navigate(self, url: str) -> None:
         """Load `url` in the page and wait for its load event (needs Page.enable and
@@ -409,3 +414,8 @@ class CdpChannel:
         with contextlib.suppress(CdpConnectionLost):
             self.pipe.browser.notify("Target.detachFromTarget", {"sessionId": self.session_id})
         self.pipe._detached(self.session_id, "closed")
+
+
+def call_expression(function: str, arg: Any) -> str:
+    """Page script that calls `function` (an expression) with `arg`, which travels as JSON."""
+    return f"{function}({json.dumps(arg, allow_nan=False)})"

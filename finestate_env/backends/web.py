@@ -24,9 +24,10 @@ draws only when asked, so a render or a gesture draws nothing until a capture. A
 capture is one `HeadlessExperimental.beginFrame` with a screenshot. Such a page handles
 input only at a frame, so each gesture's events are followed by frames that draw nothing
 (noDisplayUpdates) until Chromium has taken them all; a capture marks the page (a
-requestAnimationFrame callback set up after everything shown so far) and takes frames until
-one ran that callback, so that it shows everything done before it (the first frame after a
-load or a render can come back without it). A scaled capture (`screenshot_scaled`) is
+requestAnimationFrame callback set up after everything shown so far: by the render or the
+read-back just before it, in the same call, else by a call of its own) and takes frames
+until one ran that callback, so that it shows everything done before it (the first frame
+after a load or a render can come back without it). A scaled capture (`screenshot_scaled`) is
 `Page.captureScreenshot` with a scaled clip, which resizes the view around a frame of its
 own: frames are asked for while it waits, and it gives the same pixels as without
 begin-frame control. Measured (issue #34, 2 cores, quiet): the RL path's episode 29 ms of
@@ -54,7 +55,7 @@ import pyspng
 
 from finestate_env import components
 from finestate_env.backends.base import Backend, BackendCrashed, Measured, Point, Rendered
-from finestate_env.backends.cdp import CdpChannel, CdpConnectionLost, CdpError
+from finestate_env.backends.cdp import CdpChannel, CdpConnectionLost, CdpError, call_expression
 from finestate_env.backends.chromium import (
     BROWSERS,
     LAUNCH_ARGS,
@@ -86,11 +87,18 @@ UNPACED = "--disable-frame-rate-limit"
 # everything shown so far; the frame that runs it draws all of that.
 _MARK = ("(() => { const n = (window.__fineStateMark = (window.__fineStateMark || 0) + 1); "
          "requestAnimationFrame(() => { window.__fineStateDrawn = n; }); return n; })()")
+# A page call that also sets up the marker, once the call's value is in (WebBackend._marking).
+_MARKING = ("Promise.resolve(", ").then(value => [value, " + _MARK + "])")
 _DRAWN = "window.__fineStateDrawn"
 _FRAME = ("HeadlessExperimental.beginFrame",
           {"screenshot": {"format": "png", "optimizeForSpeed": True}})
 _INPUT_FRAME = ("HeadlessExperimental.beginFrame", {"noDisplayUpdates": True})
 _DRAWING_FRAME = ("HeadlessExperimental.beginFrame", {})
+# How long input gets to answer after each frame fed to it (WebBackend._send_input): a
+# gesture's events taken at a frame answer about when the frame does, and often just after.
+# Frames fed back to back outran the answers on a busy machine (measured at load 6: a
+# drag's 7 events took 2.8 frames on average and up to 46, with 1 ms to settle 1.2 and 4).
+INPUT_SETTLE_S = 0.001
 
 
 def stage_html() -> str:
@@ -152,6 +160,9 @@ class WebBackend(Backend):
         self._browser: SharedBrowser | None = None
         self._cdp: CdpChannel | None = None  # the page's DevTools session
         self._pointer_moved = False
+        # (page, marker) set up by the last render or read-back (_marking), for the next
+        # full capture, until a frame is asked for (_frame)
+        self._mark: tuple[CdpChannel, int] | None = None
         self._calls = 0  # calls to the page so far (_call): what was done since
         # (spec's JSON, _calls) when the page was left probing that spec, restored (probe)
         self._probe_left: tuple[str, int] | None = None
@@ -340,15 +351,15 @@ class WebBackend(Backend):
         # The stage page loaded every asset at start: a render needs no request.
         self._before_render()
         self._park_pointer()
-        result = self._call("render", lambda: self._cdp.call(
-            "spec => FineState.prepare(spec)", spec.renderer_spec()))
+        result = self._call("render", lambda: self._marking(
+            call_expression("FineState.prepare", spec.renderer_spec())))
         return Rendered.from_report(result)
 
     def render_current(self, spec: LiveSpec) -> tuple[Boxes, Any]:
         self._before_render()
         self._park_pointer()
-        result = self._call("render", lambda: self._cdp.call(
-            "spec => FineState.prepareCurrent(spec)", spec.renderer_spec()))
+        result = self._call("render", lambda: self._marking(
+            call_expression("FineState.prepareCurrent", spec.renderer_spec())))
         return Boxes(**result["current"]), result["state"]
 
     def measure(self, goal: Any) -> Measured:
@@ -385,7 +396,8 @@ class WebBackend(Backend):
             # after a render: no hover left on the restored control.
             commands += [PROBE_KEY_UP, PARK]
             self._pointer_moved = True  # until the batch is known to have gone through
-            self._call("probes", lambda batch=commands: self._send_input(batch))
+            # Frames fed to a long batch each take some of it: none is left to settle.
+            self._call("probes", lambda batch=commands: self._send_input(batch, settle_s=0.0))
             states += self._call("probe read-back", lambda: self._cdp.evaluate(
                 "FineState.takeProbes()"))
         self._pointer_moved = False
@@ -447,7 +459,8 @@ class WebBackend(Backend):
         asked for until one has run the marker set up first, so that the frame shows
         everything done before this call. (Marker, frame and check sent in one pipeline
         missed the marker in about half the captures, each miss a full frame more.)"""
-        mark = self._cdp.evaluate(_MARK)
+        pending, self._mark = self._mark, None
+        mark = pending[1] if pending and pending[0] is self._cdp else self._cdp.evaluate(_MARK)
         deadline = time.monotonic() + self.timeout_s
         while True:
             shot = self._frame(_FRAME)
@@ -456,16 +469,19 @@ class WebBackend(Backend):
             if time.monotonic() > deadline:
                 raise CdpConnectionLost(f"no frame showed the page within {self.timeout_s:g} s")
 
-    def _send_input(self, events: Sequence[tuple[str, dict]]) -> list[Any]:
+    def _send_input(self, events: Sequence[tuple[str, dict]],
+                    settle_s: float = INPUT_SETTLE_S) -> list[Any]:
         """Send input `events` back to back, until Chromium has taken each: under
         begin-frame control a page handles input at a frame only, so frames that draw
-        nothing are asked for meanwhile."""
+        nothing are asked for meanwhile, each followed by up to `settle_s` for the answers."""
         if not self._begin_frames:
             return self._cdp.send_pipelined(events)
-        return self._cdp.send_pipelined(events, lambda: self._frame(_INPUT_FRAME))
+        return self._cdp.send_pipelined(events, lambda: self._frame(_INPUT_FRAME),
+                                        settle_s=settle_s)
 
     def _frame(self, request: tuple[str, dict]) -> dict:
         """One begin-frame request, alone in its browser (chromium.SharedBrowser.frame_lock)."""
+        self._mark = None  # this frame may run the marker's callback, and draw or not
         with self._browser.frame_lock:
             return self._cdp.send(*request)
 
@@ -503,15 +519,26 @@ class WebBackend(Backend):
             self._call("pointer reset", lambda: self._send_input([PARK]))
             self._pointer_moved = False
 
+    def _marking(self, expression: str) -> Any:
+        """The value of page `expression` (a promise: awaited). Under
+        begin-frame control the capture's marker is set up in the same round trip, after
+        the call: a render or a gesture's read-back comes just before a capture (the env's
+        reset and step), whose frame then needs no call of its own to mark the page."""
+        if not self._begin_frames:
+            return self._cdp.evaluate(expression)
+        value, mark = self._cdp.evaluate(expression.join(_MARKING))
+        self._mark = (self._cdp, mark)
+        return value
+
     def read_state(self) -> Any:
-        return self._call("state read-back", lambda: self._cdp.evaluate("FineState.state()"))
+        return self._call("state read-back", lambda: self._marking("FineState.state()"))
 
     def read_distractors(self) -> list[Any]:
         return self._call("distractor read-back",
                           lambda: self._cdp.evaluate("FineState.distractorStates()"))
 
     def read_state_and_distractors(self) -> tuple[Any, list[Any]]:
-        state, distractors = self._call("read-back", lambda: self._cdp.evaluate(
+        state, distractors = self._call("read-back", lambda: self._marking(
             "[FineState.state(), FineState.distractorStates()]"))
         return state, distractors
 

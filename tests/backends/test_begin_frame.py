@@ -151,3 +151,44 @@ def test_pages_of_one_browser_capture_from_threads_at_once():
     finally:
         for backend in backends:
             backend.close()
+
+
+def test_a_capture_after_a_render_or_read_back_marks_the_page_in_that_call():
+    # The capture's marker is set up by the render or read-back just before it (the env's
+    # reset and step), saving a round trip; changes made after it are drawn all the same,
+    # and a frame asked for in between (a gesture's) makes the capture mark the page itself.
+    backend = WebBackend(capture="begin_frame", shared_browser=False)
+    sampler = gym.make("FineState-Web-v0", scene="control")  # never started: no browser
+    spec = sampler.unwrapped._sample_live(7, "slider")
+    sampler.close()
+    try:
+        backend.start()
+        scripts: list[str] = []
+        send = backend._cdp.send
+        backend._cdp.send = lambda method, params=None: (
+            scripts.append((params or {}).get("expression", "")), send(method, params))[1]
+
+        def markers_in(capture) -> tuple[int, np.ndarray]:
+            scripts.clear()
+            shot = capture()
+            return sum(web._MARK in script for script in scripts), shot
+
+        rendered = backend.render(spec)
+        markers, first = markers_in(backend.screenshot)
+        assert markers == 0
+
+        backend.read_state()
+        backend.evaluate("document.body.style.background = 'rgb(255, 0, 0)'")
+        markers, red = markers_in(backend.screenshot)
+        assert markers == 0 and tuple(red[-1, -1]) == (255, 0, 0)  # drawn, though marked before
+        backend.evaluate("document.body.style.background = ''")
+
+        box = rendered.boxes.current.now
+        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        backend.perform("drag", centre, (box[2], centre[1]))
+        markers, moved = markers_in(backend.screenshot)
+        assert markers == 1  # the gesture's frames may have run the old marker: a new one
+        assert not np.array_equal(moved, first)
+        assert np.array_equal(moved, backend.screenshot())  # nothing left undrawn
+    finally:
+        backend.close()
