@@ -30,8 +30,9 @@ until one ran that callback, so that it shows everything done before it (the fir
 after a load or a render can come back without it). A scaled capture (`screenshot_scaled`) is
 `Page.captureScreenshot` with a scaled clip, which resizes the view around a frame of its
 own: frames are asked for while it waits, and it gives the same pixels as without
-begin-frame control. Measured (issue #34, 2 cores, quiet): the RL path's episode 29 ms of
-CPU instead of 52, the default path's 62 instead of 108, the same pixels and states.
+begin-frame control. Measured (issue #34, 2 cores, one run; docs/figures.md): the RL
+path's episode 26.5 ms of CPU instead of 52.5, the default path's 75 instead of 107, the
+same pixels and states.
 "screenshot": `Page.captureScreenshot` on a page that draws on its own, unpaced, every
 change (~45-64 ms wall, ~18-22 ms of Chromium's CPU a capture at 1280x720, and the frames
 nobody captures besides). A browser that offers no begin-frame control (a headed one, or
