@@ -235,3 +235,12 @@ def test_make_benchs_summary_gives_the_soaks_slope_and_verdict(tmp_path):
     growing = rows["web soak, 1500 episodes: processes growing past their limit"]
     assert growing["measured"] == 1 and growing["target"] == 0 and growing["met"] is False
     assert rows["  failed episodes"]["met"] is True
+
+
+@pytest.mark.fast
+def test_make_vec_is_judged_after_its_browsers_warm_up():
+    # Each of make_vec's envs has a browser of its own, which warms up over its own quarter
+    # of the episodes: the vec4 path waits longer before judging, unless told.
+    assert soak.default_settle("vec4", 10_000) == soak.VECTOR_SETTLE == 2000
+    assert soak.default_settle("default", 10_000) == soak.SETTLE == 500
+    assert soak.default_settle("vec4", 1_000) == 1_000  # never past the run's end
