@@ -88,8 +88,6 @@ UNPACED = "--disable-frame-rate-limit"
 # everything shown so far; the frame that runs it draws all of that.
 _MARK = ("(() => { const n = (window.__fineStateMark = (window.__fineStateMark || 0) + 1); "
          "requestAnimationFrame(() => { window.__fineStateDrawn = n; }); return n; })()")
-# A page call that also sets up the marker, once the call's value is in (WebBackend._marking).
-_MARKING = ("Promise.resolve(", ").then(value => [value, " + _MARK + "])")
 _DRAWN = "window.__fineStateDrawn"
 _FRAME = ("HeadlessExperimental.beginFrame",
           {"screenshot": {"format": "png", "optimizeForSpeed": True}})
@@ -527,7 +525,8 @@ class WebBackend(Backend):
         reset and step), whose frame then needs no call of its own to mark the page."""
         if not self._begin_frames:
             return self._cdp.evaluate(expression)
-        value, mark = self._cdp.evaluate(expression.join(_MARKING))
+        value, mark = self._cdp.evaluate(
+            f"Promise.resolve({expression}).then(value => [value, {_MARK}])")
         self._mark = (self._cdp, mark)
         return value
 

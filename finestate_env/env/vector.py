@@ -17,7 +17,7 @@ default capture, backends/web.py) are another matter: their browser asks for one
 a time (its GPU process exits on overlapping requests), so its pages wait for each
 other's captures and leave cores idle; they get a browser each (measured on 2 cores,
 make_vec of 4: app pages 21.4 episodes/s with a browser each against 15.9 in one browser,
-and 18.2 for one browser drawing on its own before; the RL path 71.3 against 55.3; ~44 MiB
+and 18.2 for one browser drawing on its own before; the RL path 67.4 against 53.7; ~44 MiB
 more PSS per env). `browsers=k` sets it; backend_options with
 `shared_browser=False` gives every env a browser of its own. Each env
 talks to its page over a DevTools session of its own on the browser's pipe
