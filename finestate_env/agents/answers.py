@@ -11,6 +11,14 @@ all of them and returns the numbers as written: which coordinate convention
 they are in (pixels, [0, 1], 0-1000) is the model profile's business, not the
 parser's. An answer that cannot be read gives `None` points and a message
 naming what was wrong; nothing here raises on any input text.
+
+Reading is total and bounded, because a model in training writes anything (a bracket
+repeated to its length limit, JSON nested thousands deep, 5,000-digit numbers): the
+answer's length is bounded (MAX_ANSWER_CHARS), embedded JSON is found by one iterative
+scan and decoded only where it nests at most MAX_JSON_DEPTH deep (no recursion over the
+model's text), a few rescans at most (MAX_RESCANS), and numbers are read as floats
+(never Python ints, whose conversion is refused past 4,300 digits). Every pattern here
+is linear in the text.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 Point = tuple[float, float]
@@ -33,14 +41,26 @@ P1_KEYS = ("p1", "interact", "interact_point", "operate", "operate_point", "poin
 BOX_KEYS = ("box", "bbox", "bounding_box", "box_2d")
 DESCRIPTION_KEYS = ("description", "desc", "target", "element")
 
-_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+# The longest answer read, in characters, once the answer part is chosen (_final_answer):
+# a longer one is a parse error. Real answers are a few hundred characters; a reasoning
+# model's thinking is not part of it.
+MAX_ANSWER_CHARS = 65_536
+# JSON nested deeper than this is not decoded as JSON (an answer's shapes nest at most 3
+# deep); its shallower parts still are.
+MAX_JSON_DEPTH = 16
+# Scans for embedded JSON after an unclosed bracket or string swallowed the rest.
+MAX_RESCANS = 4
+
+# ASCII digits only: `\d` would take other scripts' digits too.
+_NUMBER = r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
 _PAIR = re.compile(rf"[\[(]\s*({_NUMBER})\s*,\s*({_NUMBER})\s*[\])]")
 _QUAD = re.compile(rf"\[\s*({_NUMBER})\s*,\s*({_NUMBER})\s*,\s*({_NUMBER})\s*,\s*({_NUMBER})\s*\]")
 # An action call with both points: drag(x0, y0, x1, y1) (and its usual other names).
 _DRAG_CALL = re.compile(rf"(?<![A-Za-z0-9_])(?:drag|left_click_drag|drag_to|swipe)\s*\(\s*"
                         rf"({_NUMBER})\s*,\s*({_NUMBER})\s*,\s*({_NUMBER})\s*,\s*({_NUMBER})"
                         rf"\s*\)", re.IGNORECASE)
-_ANSWER_BLOCK = re.compile(r"<answer>(.*?)</answer>", re.IGNORECASE | re.DOTALL)
+_ANSWER_START = re.compile(r"<answer>", re.IGNORECASE)
+_ANSWER_END = re.compile(r"</answer>", re.IGNORECASE)
 _THINK_END = re.compile(r"</think>", re.IGNORECASE)
 _LABELLED = {
     label: re.compile(rf"(?<![A-Za-z0-9_]){label}['\"]?\s*[:=]\s*['\"]?\s*[\[(]\s*({_NUMBER})"
@@ -75,15 +95,17 @@ def parse_points(text: str) -> ParsedPoints:
     text = _final_answer(text)
     if not text.strip():
         return ParsedPoints(None, None, "the answer block is empty")
+    if len(text) > MAX_ANSWER_CHARS:
+        return ParsedPoints(None, None, f"the answer is {len(text)} characters long, more "
+                                        f"than the {MAX_ANSWER_CHARS} read")
     for obj in _json_values(text):
         found = _points_from_json(obj)
         if found is not None:
             return found
     drag = _DRAG_CALL.search(text)
     if drag:
-        x0, y0, x1, y1 = (float(v) for v in drag.groups())
-        return _checked(*((x, y) if math.isfinite(x) and math.isfinite(y) else None
-                          for x, y in ((x0, y0), (x1, y1))))
+        x0, y0, x1, y1 = (_float(v) for v in drag.groups())
+        return _checked(_finite(x0, y0), _finite(x1, y1))
     labelled = {label: _LABELLED[label].search(text) for label in ("p0", "p1")}
     if labelled["p0"] and labelled["p1"]:
         return _checked(_pair(labelled["p0"]), _pair(labelled["p1"]))
@@ -99,6 +121,9 @@ def parse_detection(text: str) -> ParsedDetection:
     """A description and an xyxy box from a detector's answer (JSON, or bare `[x1, y1, x2, y2]`)."""
     if not isinstance(text, str) or not text.strip():
         return ParsedDetection(None, None, "the answer is empty")
+    if len(text) > MAX_ANSWER_CHARS:
+        return ParsedDetection(None, None, f"the answer is {len(text)} characters long, "
+                                           f"more than the {MAX_ANSWER_CHARS} read")
     for obj in _json_values(text):
         if not isinstance(obj, dict):
             continue
@@ -115,7 +140,7 @@ def parse_detection(text: str) -> ParsedDetection:
         return ParsedDetection(description, box)
     match = _QUAD.search(text)
     if match:
-        box = _ordered_box([float(v) for v in match.groups()])
+        box = _ordered_box([_float(v) for v in match.groups()])
         if box is not None:
             return ParsedDetection(None, box)
     return ParsedDetection(None, None, f"no box found in the answer {_excerpt(text)}")
@@ -125,29 +150,120 @@ def parse_detection(text: str) -> ParsedDetection:
 
 def _final_answer(text: str) -> str:
     """The part of `text` that is the answer: the last <answer> block, else what follows
-    the last </think>, else all of it."""
-    blocks = _ANSWER_BLOCK.findall(text)
-    if blocks:
-        return blocks[-1]
-    ends = list(_THINK_END.finditer(text))
-    return text[ends[-1].end():] if ends else text
+    the last </think>, else all of it. Each tag is found by one scan, so the cost is
+    linear however many unclosed tags the text repeats."""
+    close = _last(_ANSWER_END, text, len(text))
+    if close is not None:
+        open_ = _last(_ANSWER_START, text, close.start())
+        if open_ is not None:
+            return text[open_.end():close.start()]
+    end = _last(_THINK_END, text, len(text))
+    return text[end.end():] if end is not None else text
+
+
+def _last(pattern: re.Pattern, text: str, before: int) -> re.Match | None:
+    last = None
+    for last in pattern.finditer(text, 0, before):  # noqa: B007 (the last one is kept)
+        pass
+    return last
+
+
+# Numbers as floats: a 5,000-digit integer is inf (and then not a finite point), never the
+# ValueError that int() gives past Python's 4,300 digits.
+_DECODER = json.JSONDecoder(parse_int=float)
+_OPENERS, _CLOSERS = "{[", {"}": "{", "]": "["}
+_SCANNED = re.compile(r'[\[\]{}"]')  # what the bracket scan looks at
+
+
+@dataclass
+class _Span:
+    """A balanced bracket pair in the text: where it is, how deep it nests, its parts."""
+
+    start: int
+    end: int = -1
+    height: int = 1  # 1 + the deepest nesting inside it
+    children: list[_Span] = field(default_factory=list)
 
 
 def _json_values(text: str):
-    """Every JSON object or array embedded in `text`, outermost first, in order."""
-    decoder = json.JSONDecoder()
-    i = 0
-    while i < len(text):
-        if text[i] in "{[":
+    """Every JSON object or array embedded in `text`, outermost first, in order: each
+    balanced span that decodes, else the spans inside it. Spans nested deeper than
+    MAX_JSON_DEPTH are not decoded (their shallower parts are)."""
+    todo = list(reversed(_balanced_spans(text)))
+    while todo:
+        span = todo.pop()
+        if span.height <= MAX_JSON_DEPTH:
             try:
-                value, end = decoder.raw_decode(text, i)
-            except (json.JSONDecodeError, RecursionError):
-                i += 1
+                value = _DECODER.decode(text[span.start:span.end])
+            except ValueError:
+                pass
+            else:
+                yield value
                 continue
-            yield value
-            i = end
-        else:
+        todo.extend(reversed(span.children))
+
+
+def _balanced_spans(text: str) -> list[_Span]:
+    """The outermost balanced `{...}` / `[...]` spans of `text`, each with the spans inside
+    it, in the order they start: one pass with a stack, JSON strings skipped inside
+    brackets. What is left open by a mismatched closer or the text's end is dropped, and
+    what closed inside it kept. A string never closed would swallow the rest: the scan
+    goes on after its quote (at most MAX_RESCANS times), so each pass is linear."""
+    found: list[_Span] = []
+    position = 0
+    for _ in range(MAX_RESCANS + 1):
+        stack: list[tuple[str, _Span]] = []
+        unclosed_string = None
+        i = position
+        while (next_ := _SCANNED.search(text, i)) is not None:
+            i = next_.start()
+            char = text[i]
+            if char in _OPENERS:
+                stack.append((char, _Span(i)))
+            elif char in _CLOSERS:
+                if stack and stack[-1][0] == _CLOSERS[char]:
+                    _, span = stack.pop()
+                    span.end = i + 1
+                    (stack[-1][1].children if stack else found).append(span)
+                    if stack:
+                        stack[-1][1].height = max(stack[-1][1].height, span.height + 1)
+                else:  # not JSON (or a closer outside brackets): keep what closed inside
+                    _drop(stack, found)
+            elif stack:  # a quote inside brackets
+                end = _string_end(text, i)
+                if end < 0:
+                    unclosed_string = i
+                    break
+                i = end
             i += 1
+        _drop(stack, found)
+        if unclosed_string is None:
+            return found
+        position = unclosed_string + 1
+    return found
+
+
+def _drop(stack: list[tuple[str, _Span]], found: list[_Span]) -> None:
+    """Give up the spans left open, keeping the spans that closed inside them (in order:
+    an outer one's closed parts all precede the inner one still open)."""
+    for _, unclosed in stack:
+        found.extend(unclosed.children)
+    stack.clear()
+
+
+def _string_end(text: str, quote: int) -> int:
+    """The index of the quote closing the JSON string opened at `quote`, or -1."""
+    i = quote + 1
+    while True:
+        close = text.find('"', i)
+        if close < 0:
+            return -1
+        backslashes = 0
+        while text[close - 1 - backslashes] == "\\":
+            backslashes += 1
+        if backslashes % 2 == 0:
+            return close
+        i = close + 1
 
 
 def _points_from_json(obj: Any) -> ParsedPoints | None:
@@ -210,8 +326,8 @@ def _as_box(value: Any) -> Box | None:
     return None
 
 
-def _ordered_box(numbers: list[float]) -> Box | None:
-    if not all(math.isfinite(n) for n in numbers):
+def _ordered_box(numbers: list[float | None]) -> Box | None:
+    if not all(n is not None and math.isfinite(n) for n in numbers):
         return None
     x1, y1, x2, y2 = numbers
     return min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)
@@ -221,20 +337,29 @@ def _number(value: Any) -> float | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
-        number = float(value)
+        number = _float(value)
     elif isinstance(value, str):
-        try:
-            number = float(value.strip())
-        except ValueError:
-            return None
+        number = _float(value.strip())
     else:
         return None
-    return number if math.isfinite(number) else None
+    return number if number is not None and math.isfinite(number) else None
+
+
+def _float(value: Any) -> float | None:
+    """float(value), or None where Python refuses it (a string that is no number)."""
+    try:
+        return float(value)
+    except (ValueError, OverflowError):
+        return None
 
 
 def _pair(match: re.Match) -> Point | None:
-    x, y = (float(v) for v in match.groups()[:2])
-    return (x, y) if math.isfinite(x) and math.isfinite(y) else None
+    return _finite(*(_float(v) for v in match.groups()[:2]))
+
+
+def _finite(x: float | None, y: float | None) -> Point | None:
+    return (x, y) if x is not None and y is not None and math.isfinite(x) \
+        and math.isfinite(y) else None
 
 
 def _checked(p0: Point | None, p1: Point | None) -> ParsedPoints:
