@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 
 from finestate_env.components.measures import measure
+from finestate_env.components.params import Params
 from finestate_env.core.schema import Family, Gesture, Instructions, Platform
 
 # The free border stage.js keeps around a control (place(): `margin`): what a
@@ -91,6 +92,9 @@ class ComponentType(ABC):
     """
 
     name: ClassVar[str]
+    # What the type's params may hold (components/params.py): checked, with the states,
+    # wherever an instance enters (components/domain.py, check_live).
+    params_model: ClassVar[type[Params]]
     family: ClassVar[Family]
     gesture: ClassVar[Gesture]
     # Other names of the type in imported records ("Steeper", "Spin box"), any case and

@@ -25,6 +25,7 @@ from finestate_env.components.base import (
     touch_size,
 )
 from finestate_env.components.measures import measure
+from finestate_env.components.params import Anchor, Pixels, RangeParams
 from finestate_env.core.schema import Instructions
 
 # (min, max, step, unit, labels): fine-grained ranges as in FineState-Bench,
@@ -46,8 +47,15 @@ _THUMB = measure("slider", "thumb")  # the thumb's size and, with a mouse, the h
 _CARD_CHROME = 2 * 16 + 2 * 1  # the card's padding and border, left and right (stage.css)
 
 
+class SliderParams(RangeParams):
+    track: Pixels  # the track's length
+    anchor: Anchor
+    hit: Pixels | None = None  # on a phone: the height of the band a finger presses
+
+
 class Slider(RangeType):
     name = "slider"
+    params_model = SliderParams
     family = "numeric_range"
     gesture = "drag"
     touch_goal = "band"

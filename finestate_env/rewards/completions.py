@@ -115,6 +115,6 @@ def read_answer(completion: Any, truth: GroundTruth) -> ReadAnswer:
         return ReadAnswer(None, None, parse_error=parsed.error)
     p0, p1 = truth.to_pixels(parsed.p0), truth.to_pixels(parsed.p1)
     checked = parse_action({"p0": p0, "p1": p1}, "pixel", truth.size)
-    if checked.error is not None:
-        return ReadAnswer(p0, p1, action_error=checked.error)
+    if checked.error is not None:  # the points that are on the screen kept, as the env does
+        return ReadAnswer(checked.p0, checked.p1, action_error=checked.error)
     return ReadAnswer(checked.p0, checked.p1)

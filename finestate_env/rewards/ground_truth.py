@@ -25,6 +25,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
+from finestate_env.components.domain import InvalidLive, check_instance
+from finestate_env.components.params import MAX_PIXELS
 from finestate_env.core.coords import point_to_pixel
 from finestate_env.core.errors import UsageError
 from finestate_env.core.schema import CoordConvention, Instance, Size
@@ -59,20 +61,30 @@ class GroundTruth(BaseModel):
     def read(cls, value: Any) -> GroundTruth:
         """A ground truth from its JSON text, its dict, verl's `reward_model` dict
         (`{"style": ..., "ground_truth": text}`) or a GroundTruth; BadGroundTruth names the
-        field that is wrong."""
+        field that is wrong, the value and what is allowed. Read from text or a dict, the
+        instance is checked against its type's own domain (components/domain.py): a truth
+        that no renderer may be handed is refused here, before anything is rendered."""
         if isinstance(value, GroundTruth):
             return value
         if isinstance(value, dict) and "ground_truth" in value and "instance" not in value:
             value = value["ground_truth"]
         try:
             if isinstance(value, str | bytes):
-                return cls.model_validate_json(value)
-            if isinstance(value, dict):
-                return cls.model_validate(value)
+                truth = cls.model_validate_json(value)
+            elif isinstance(value, dict):
+                truth = cls.model_validate(value)
+            else:
+                raise BadGroundTruth(f"ground truth must be the JSON text export-rl writes "
+                                     f"(or its dict), got {type(value).__name__}")
+            check_instance(truth.instance)
         except ValidationError as exc:
             raise BadGroundTruth(f"ground truth: {_first_error(exc)}") from None
-        raise BadGroundTruth(f"ground truth must be the JSON text export-rl writes (or its "
-                             f"dict), got {type(value).__name__}")
+        except InvalidLive as exc:
+            raise BadGroundTruth(f"ground truth: {exc}") from None
+        if max(truth.frame.width, truth.frame.height) > MAX_PIXELS:
+            raise BadGroundTruth(f"ground truth: frame: {truth.frame.width}x"
+                                 f"{truth.frame.height} is larger than {MAX_PIXELS} px on a side")
+        return truth
 
     def text(self) -> str:
         """The JSON text a row stores."""

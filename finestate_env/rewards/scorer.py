@@ -23,6 +23,13 @@ An answer with no readable points (`parse_error`) or points off the screen
 could not be judged (the browser died twice, a call timed out twice) gets the reward
 None and says why (`unjudged`): never a silent 0.
 
+One completion's failure is its own. An unexpected error while a batch is scored (a bug
+the completion's input meets) is not passed to the batch: its completions are scored
+again one by one, on a fresh render each, so that every other completion of the group,
+and every other request merged into the same render, gets its own reward; the one whose
+judgement fails is unjudged with the error named, and the error logged once with the
+instance and the completion (`counts["faults"]`).
+
 Work is done by worker threads, each with backends of its own (a page each in a shared
 browser by default; web pages drawn without frames, which probing does not need).
 Completions submitted while every worker is busy wait in one queue, merged by instance,
@@ -37,6 +44,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import threading
 from collections import OrderedDict
@@ -49,11 +57,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from finestate_env.backends import Backend, BackendCrashed
 from finestate_env.components import COMPONENTS
 from finestate_env.core import scoring
+from finestate_env.core.errors import UsageError
 from finestate_env.core.states import encode_state
 from finestate_env.env.episode import judge
 from finestate_env.replay.backend_pool import BackendPool
 from finestate_env.rewards.completions import ReadAnswer, read_answer
-from finestate_env.rewards.ground_truth import GroundTruth
+from finestate_env.rewards.ground_truth import BadGroundTruth, GroundTruth
 
 if TYPE_CHECKING:
     from finestate_env.backends.web import WebBackend
@@ -68,9 +77,16 @@ MAX_GROUP = 64
 # Retries of a group whose renderer died or timed out (the backend restarts itself).
 RETRIES = 1
 
+log = logging.getLogger("finestate.rewards")
+
 
 class Overloaded(RuntimeError):
     """More completions are waiting than the scorer accepts (`max_pending`): try later."""
+
+
+class TooLarge(UsageError):
+    """More completions in one submission than the scorer ever holds (`max_pending`): no
+    retry can succeed; send fewer at a time."""
 
 
 @dataclass(frozen=True)
@@ -195,7 +211,11 @@ def read_truth(value: Any) -> GroundTruth:
     if isinstance(value, dict) and "ground_truth" in value and "instance" not in value:
         value = value["ground_truth"]
     if isinstance(value, bytes):
-        value = value.decode()
+        try:
+            value = value.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BadGroundTruth(f"ground truth: not UTF-8 text ({exc.reason} at byte "
+                                 f"{exc.start})") from None
     return _read_cached(value) if isinstance(value, str) else GroundTruth.read(value)
 
 
@@ -239,7 +259,7 @@ class RewardScorer:
         # X input) take turns.
         self._exclusive = threading.Lock()
         self.counts = {"completions": 0, "groups": 0, "renders": 0, "retried": 0,
-                       "unjudged": 0}
+                       "unjudged": 0, "faults": 0}
 
     # -- the public calls -----------------------------------------------------
     def score(self, truths: Sequence[Any], completions: Sequence[Any],
@@ -254,8 +274,11 @@ class RewardScorer:
         for index, value in enumerate(truths):
             truth = read_truth(value)
             groups.setdefault(truth.key, (truth, []))[1].append(index)
-        futures = [(indices, self.submit(truth, [completions[i] for i in indices], mode))
-                   for truth, indices in groups.values()]
+        # A caller in this process waits for room in the queue (a trainer's batch may hold
+        # more completions than max_pending): never Overloaded, never TooLarge.
+        futures = [(part, self.submit(truth, [completions[i] for i in part], mode, wait=True))
+                   for truth, indices in groups.values()
+                   for part in _pieces(indices, self.max_pending)]
         scores: list[Score | None] = [None] * len(completions)
         for indices, future in futures:
             for index, score in zip(indices, future.result(), strict=True):
@@ -268,22 +291,32 @@ class RewardScorer:
         return await asyncio.to_thread(self.score, truths, completions, mode)
 
     def submit(self, truth: GroundTruth | Any, completions: Sequence[Any],
-               mode: RewardMode | None = None) -> Future:
+               mode: RewardMode | None = None, *, wait: bool = False) -> Future:
         """Queue one instance's completions; the future gives their Scores in order.
 
-        Raises Overloaded when more than `max_pending` completions would be waiting."""
+        More than `max_pending` completions at once raise TooLarge (they never fit). When
+        that many would be waiting, `wait` blocks until there is room; without it,
+        Overloaded is raised (a server's client retries later)."""
         truth = read_truth(truth)
         mode = check_mode(mode or self.mode)
         future: Future = Future()
         if not needs_live(mode, self.crosscheck):  # static: nothing to wait for
-            future.set_result(score_group(None, truth, completions, mode))
+            future.set_result(self._score_static(_Pending(truth, mode, list(completions))))
             return future
         with self._cond:
             if self._closed:
                 raise RuntimeError("the reward scorer is closed")
-            if self._pending + len(completions) > self.max_pending:
-                raise Overloaded(f"{self._pending} completions are waiting to be scored, "
-                                 f"the most this scorer holds is {self.max_pending}")
+            if len(completions) > self.max_pending:
+                raise TooLarge(f"{len(completions)} completions in one submission: the most "
+                               f"this scorer holds is {self.max_pending} (max_pending); send "
+                               "at most that many at a time")
+            while self._pending + len(completions) > self.max_pending:
+                if not wait:
+                    raise Overloaded(f"{self._pending} completions are waiting to be scored, "
+                                     f"the most this scorer holds is {self.max_pending}")
+                self._cond.wait()
+                if self._closed:
+                    raise RuntimeError("the reward scorer is closed")
             self._start_workers()
             pending = self._queue.get((truth.key, mode))
             if pending is None:
@@ -337,8 +370,9 @@ class RewardScorer:
                         self._cond.wait()
                     self._pending -= len(pending.completions)
                     self._busy += 1
-                    if self._closed and not self._queue:
-                        self._cond.notify_all()  # workers that waited for this may stop
+                    # Room in the queue (submit(wait=True) waits for it), and workers that
+                    # waited for the queue to empty after close may stop.
+                    self._cond.notify_all()
                 # A caller that gave up (a client gone) cancelled its future: skipped.
                 parts = [p for p in pending.parts if p[0].set_running_or_notify_cancel()]
                 try:
@@ -374,8 +408,29 @@ class RewardScorer:
                 return self._queue.pop(key)
         return None
 
+    def _score_static(self, pending: _Pending) -> list[Score]:
+        """The box proxy's Scores, computed from the row alone (one by one after a fault)."""
+        try:
+            return score_group(None, pending.truth, pending.completions, pending.mode)
+        except Exception:  # noqa: BLE001 (one completion's fault is its own)
+            scores = []
+            for completion in pending.completions:
+                try:
+                    scores += score_group(None, pending.truth, [completion], pending.mode)
+                except Exception as exc:  # noqa: BLE001
+                    scores.append(self._fault(pending, completion, exc))
+            return scores
+
     def _score_pending(self, pool: _Pool, pending: _Pending) -> list[Score]:
-        backend = pool.for_instance(pending.truth.instance)
+        try:
+            backend = pool.for_instance(pending.truth.instance)
+        except Exception as exc:  # noqa: BLE001 (no backend: nothing judged, nothing raised)
+            log.error("no backend for %s: %s: %s", pending.truth.key, type(exc).__name__, exc)
+            self._count("unjudged", len(pending.completions))
+            return [Score(reward=None, mode=pending.mode,
+                          unjudged=f"no backend could show the instance: "
+                                   f"{type(exc).__name__}: {_excerpt(exc, 200)}")
+                    for _ in pending.completions]
         scores: list[Score] = []
         for start in range(0, len(pending.completions), self.max_group):
             scores += self._score_chunk(pool, backend, pending,
@@ -383,7 +438,7 @@ class RewardScorer:
         return scores
 
     def _score_chunk(self, pool: _Pool, backend: Backend, pending: _Pending,
-                     completions: list[Any]) -> list[Score]:
+                     completions: list[Any], alone: bool = False) -> list[Score]:
         why = None
         for attempt in range(self.retries + 1):
             renders = pool.renders(backend)
@@ -395,6 +450,12 @@ class RewardScorer:
                 why = str(exc)
                 self._count("retried", attempt < self.retries)
                 continue
+            except Exception as exc:  # noqa: BLE001 (one completion's fault is its own)
+                if not alone:
+                    return [score for completion in completions
+                            for score in self._score_chunk(pool, backend, pending,
+                                                           [completion], alone=True)]
+                return [self._fault(pending, completions[0], exc)]
             # A backend that went on from the page its last probe left (WebBackend.probe)
             # did not render: renders counts what was shown, groups what was scored.
             self._count("renders", 1 if renders is None else pool.renders(backend) - renders)
@@ -406,12 +467,37 @@ class RewardScorer:
                       unjudged=f"not judged after {self.retries + 1} tries: {why}")
                 for _ in completions]
 
+    def _fault(self, pending: _Pending, completion: Any, exc: Exception) -> Score:
+        """The Score of the one completion whose judgement raised: unjudged, the error named
+        and logged once with the instance and the completion."""
+        log.error("scoring a completion of %s failed: %s: %s; the completion: %s",
+                  pending.truth.key, type(exc).__name__, exc, _excerpt(completion),
+                  exc_info=exc)
+        self._count("faults", 1)
+        self._count("unjudged", 1)
+        return Score(reward=None, mode=pending.mode,
+                     unjudged=f"scoring this completion failed: {type(exc).__name__}: "
+                              f"{_excerpt(exc, 200)}")
+
     def _turn(self, backend: Backend) -> contextlib.AbstractContextManager:
         return contextlib.nullcontext() if backend.concurrent_steps else self._exclusive
 
     def _count(self, name: str, amount: int) -> None:
         with self._cond:
             self.counts[name] += int(amount)
+
+
+def _pieces(indices: list[int], size: int) -> list[list[int]]:
+    return [indices[start:start + size] for start in range(0, len(indices), size)]
+
+
+def _excerpt(value: Any, limit: int = 300) -> str:
+    """`value` as a short line for a log or a message (an exception: its message)."""
+    try:
+        text = str(value) if isinstance(value, BaseException) else repr(value)
+    except Exception:  # noqa: BLE001 (a value whose repr fails is still named)
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 class _Pool:

@@ -19,9 +19,14 @@ batches and answers, the scoring is the scorer's (rewards/scorer.py).
 Requests for the same instance that arrive while the workers are busy are merged and
 scored on one render (OpenRLHF sends one sample per request: a group of 8 arrives as 8
 requests). The queue is bounded: past `max_pending` waiting completions a request is
-refused with 503 and Retry-After, never queued without bound. A request body over
-`max_body` bytes is refused with 413. Bad requests get 422 naming the field. With a
-token, every request but /health needs `Authorization: Bearer <token>`.
+refused with 503 and Retry-After (a retry can succeed), never queued without bound; a
+request of more than `max_pending` completions, which can never fit, gets 413 at once,
+as does a body over `max_body` bytes. A body that is not `application/json` gets 415.
+Bad requests and bad ground truths get 422 naming the field, the value and what is
+allowed. Any completion is judged alone: one that cannot be read is reward 0.0 with its
+`parse_error`, one whose judgement fails is unjudged alone; nothing a completion holds
+answers 500. With a token, every request but /health needs `Authorization: Bearer
+<token>`. docs/training-vlms.md lists every status with an example body.
 """
 
 from __future__ import annotations
@@ -40,7 +45,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from finestate_env.rewards.completions import response_of
 from finestate_env.rewards.ground_truth import BadGroundTruth
-from finestate_env.rewards.scorer import Overloaded, RewardMode, RewardScorer, read_truth
+from finestate_env.rewards.scorer import (
+    Overloaded,
+    RewardMode,
+    RewardScorer,
+    TooLarge,
+    read_truth,
+)
 from finestate_env.rewards.trainers import openrlhf_answer
 
 log = logging.getLogger("finestate.serve")
@@ -64,7 +75,9 @@ class ScoreGroup(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     ground_truth: str | dict[str, Any]
-    completions: list[str | list[Any] | dict[str, Any]] = Field(min_length=1)
+    # Any JSON value: a completion of a shape no trainer sends is that completion's parse
+    # error (reward 0.0), never the request's.
+    completions: list[Any] = Field(min_length=1)
 
 
 class ScoreRequest(BaseModel):
@@ -139,6 +152,11 @@ async def _score(scorer: RewardScorer, groups: list[tuple[str, Any, list[Any]]],
                  mode: RewardMode | None) -> list[list[Any]]:
     """Submit each (field name, ground truth, completions) group and await its scores;
     a bad ground truth is refused naming its field, a full queue with 503."""
+    total = sum(len(completions) for _, _, completions in groups)
+    if total > scorer.max_pending:  # never fits the queue, however long the client waits
+        raise _Refused(413, f"body: {total} completions in one request, the most this server "
+                            f"holds at once is {scorer.max_pending} (--max-pending); send at "
+                            "most that many a request")
     futures = []
     for field, value, completions in groups:
         try:
@@ -147,9 +165,11 @@ async def _score(scorer: RewardScorer, groups: list[tuple[str, Any, list[Any]]],
             raise _Refused(422, f"{field}: {exc}") from None
         try:
             futures.append(asyncio.wrap_future(scorer.submit(truth, completions, mode)))
-        except Overloaded as exc:
+        except (Overloaded, TooLarge) as exc:
             for future in futures:
                 future.cancel()
+            if isinstance(exc, TooLarge):  # no retry can succeed: say the bound
+                raise _Refused(413, str(exc)) from None
             raise _Refused(503, str(exc), {"Retry-After": str(RETRY_AFTER_S)}) from None
     return list(await asyncio.gather(*futures))
 
@@ -173,6 +193,10 @@ class _Guard:
                 not hmac.compare_digest(headers.get(b"authorization", b""), self.expected):
             return await _error(401, "authorization: a valid 'Bearer <token>' header is "
                                      "needed")(scope, receive, send)
+        if scope["method"] == "POST" and not _is_json(headers.get(b"content-type", b"")):
+            given = headers.get(b"content-type", b"").decode("latin-1")
+            return await _error(415, f"content-type: {given or 'none'!r} is not JSON; send "
+                                     "the body as application/json")(scope, receive, send)
         length = headers.get(b"content-length", b"")
         if length.isdigit() and int(length) > self.max_body:
             return await _error(413, f"body: {int(length)} bytes, the most this server reads "
@@ -189,6 +213,13 @@ class _Guard:
             return message
 
         await self.app(scope, limited, send)
+
+
+def _is_json(content_type: bytes) -> bool:
+    """application/json, or a +json type (application/problem+json), any parameters."""
+    media = content_type.split(b";", 1)[0].strip().lower()
+    return media == b"application/json" or (media.startswith(b"application/")
+                                             and media.endswith(b"+json"))
 
 
 def _field_error(error: dict[str, Any]) -> str:

@@ -24,8 +24,10 @@ def make_instance(width: int = 1280, height: int = 720) -> Instance:
         gesture="drag", instructions=Instructions(locate="the slider", interact="set it to 50"),
         current_state=10.0, goal_state=50.0, size=Size(width=width, height=height),
         boxes=BoxSet(current=boxes, target=boxes),
-        live=LiveSpec(component="slider", params={"min": 0, "max": 100, "step": 1},
-                      current_state=10.0, goal_state=50.0, theme="light",
+        live=LiveSpec(component="slider", params={"label": "Volume", "min": 0, "max": 100,
+                                                  "step": 1, "unit": "%", "track": 500,
+                                                  "anchor": [0.5, 0.5]},
+                      current_state=10.0, goal_state=50.0, theme="classic-light",
                       viewport=Size(width=width, height=height), seed=3))
 
 

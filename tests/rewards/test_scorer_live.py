@@ -17,6 +17,7 @@ import pytest
 
 from finestate_env.core.coords import box_center
 from finestate_env.rewards import RewardScorer, ground_truth
+from finestate_env.rewards import scorer as scorer_module
 from finestate_env.rewards.scorer import score_group
 
 
@@ -151,3 +152,52 @@ def test_a_browser_that_dies_as_it_starts_leaves_the_group_unjudged(page_env, tm
         assert [s.reward for s in scores] == [None, None]
         assert all("did not start" in s.unjudged for s in scores), scores[0].unjudged
         assert scorer.status()["retried"] == 1 and scorer.status()["unjudged"] == 2
+
+
+def test_a_fault_in_one_completions_judgement_is_its_own(page_env, monkeypatch, caplog):
+    """A fault injected into one completion's judgement, in a batch merged from three
+    requests for one instance: that completion alone is unjudged, the error named and
+    logged once with the instance and the completion; every other completion, of its
+    request and of the others, gets exactly the reward it gets without the fault."""
+    page_env.reset(seed=9)
+    truth = ground_truth(page_env.instance, "pixel")
+    completions = as_completions(spread_points(page_env.instance, np.random.default_rng(9), 9))
+    expected = score_group(page_env.backend, truth, completions)
+    assert {s.reward for s in expected} == {0.0, 1.0}
+    poisoned = completions[4]
+    real = scorer_module.read_answer
+
+    def faulty(completion, row):
+        if completion == poisoned:
+            raise RuntimeError("injected fault")
+        return real(completion, row)
+
+    monkeypatch.setattr(scorer_module, "read_answer", faulty)
+    page_env.reset(seed=10)
+    other = ground_truth(page_env.instance, "pixel")
+    with RewardScorer(workers=1) as scorer, caplog.at_level("ERROR", "finestate.rewards"):
+        busy = scorer.submit(other, completions[:1])  # the worker renders another page
+        requests = [scorer.submit(truth, completions[i:i + 3]) for i in (0, 3, 6)]
+        busy.result()
+        got = [score for request in requests for score in request.result()]
+        status = scorer.status()
+    fault = got[4]
+    assert fault.reward is None
+    assert fault.unjudged == "scoring this completion failed: RuntimeError: injected fault"
+    assert got[:4] + got[5:] == expected[:4] + expected[5:]
+    assert status["faults"] == 1 and status["unjudged"] == 1
+    logged = [r for r in caplog.records if "scoring a completion of" in r.getMessage()]
+    assert len(logged) == 1 and truth.key in logged[0].getMessage()
+    assert poisoned[:40] in logged[0].getMessage()
+
+
+def test_a_batch_larger_than_the_queue_waits_for_room_in_process(env_for):
+    """A trainer's batch of more completions than max_pending is scored in turns, never
+    Overloaded: the queue's bound is for the server's clients."""
+    env = env_for("switch")
+    env.reset(seed=5)
+    truth = ground_truth(env.instance, "pixel")
+    completions = as_completions(spread_points(env.instance, np.random.default_rng(5), 11))
+    expected = score_group(env.backend, truth, completions)
+    with RewardScorer(workers=1, max_pending=4) as scorer:
+        assert scored(scorer.score([truth] * 11, completions)) == scored(expected)
