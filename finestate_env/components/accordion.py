@@ -13,9 +13,10 @@ rendering that shows the goal.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
+from pydantic import model_validator
 
 from finestate_env.components.base import (
     ComponentType,
@@ -26,6 +27,7 @@ from finestate_env.components.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.components.params import Anchor, Params, Pixels, Text, list_of
 from finestate_env.core.schema import Instructions
 
 # (card title, section titles, body sentences).
@@ -89,8 +91,38 @@ def _states(rng: np.random.Generator, titles: list[str]) -> tuple[str | None, st
     return titles[order[0]], titles[order[1]]
 
 
+_MOST_SECTIONS = max(len(pool) for _, pool in _DOMAINS)  # 6: a whole pool
+_MOST_LINES = 3  # the most sentences of one section's body (the sampler draws 1-3)
+
+
+class AccordionParams(Params):
+    title: Text  # the card's title
+    titles: list_of(Text, 3, _MOST_SECTIONS)  # the sections' titles, top to bottom
+    bodies: list_of(list_of(Text, 1, _MOST_LINES), 3, _MOST_SECTIONS)  # each one's lines
+    style: Literal["flush", "separated"]
+    header: Pixels  # a header's height
+    chevron: Literal["right", "left"]  # the side of the header's chevron
+    width: Pixels  # the card's width
+    # The section a "none open" goal closes (its header is the goal box), else None.
+    closing: Text | None
+    anchor: Anchor
+
+    @model_validator(mode="after")
+    def _a_body_per_section(self) -> AccordionParams:
+        if len(set(self.titles)) != len(self.titles):
+            raise ValueError(f"titles must be distinct, got {self.titles}")
+        if len(self.bodies) != len(self.titles):
+            raise ValueError(f"bodies must hold one body per title: {len(self.titles)} "
+                             f"titles, {len(self.bodies)} bodies")
+        if self.closing is not None and self.closing not in self.titles:
+            raise ValueError(f"closing must be None or one of titles {self.titles}, "
+                             f"got {self.closing!r}")
+        return self
+
+
 class Accordion(ComponentType):
     name = "accordion"
+    params_model = AccordionParams
     family = "toggle_option"
     gesture = "tap"
     code_size = 2

@@ -17,9 +17,10 @@ carousels do, would put slides beyond the visible dots: not drawn yet.)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
+from pydantic import Field, model_validator
 
 from finestate_env.components.base import (
     STAGE_MARGIN,
@@ -31,6 +32,15 @@ from finestate_env.components.base import (
     grid_distance,
     sample_anchor,
     size_within,
+)
+from finestate_env.components.params import (
+    Anchor,
+    Fraction,
+    Int,
+    Params,
+    Pixels,
+    Text,
+    list_of,
 )
 from finestate_env.core.schema import Instructions
 
@@ -100,8 +110,41 @@ def _far_pair(rng: np.random.Generator, count: int) -> tuple[int, int]:
     return current, int(choose(rng, [i for i in range(count) if abs(i - current) >= 2]))
 
 
+class Slide(Params):
+    """One slide: its title and caption, and its picture's parts."""
+
+    title: Text
+    caption: Text
+    tint: Annotated[Int, Field(ge=0, le=70)]  # the hills' accent share, in % less 30
+    sun: Fraction  # the sun's place across the picture
+    hill: Fraction  # the first hill's place across the picture
+
+
+class CarouselParams(Params):
+    title: Text  # the card's title
+    noun: Text  # what a slide shows ("destination"), for instructions
+    slides: list_of(Slide, 1, max(len(deck[2]) for deck in _DECKS))
+    dot: Pixels  # a dot's size
+    gap: Pixels  # between two dots (0 on a phone)
+    width: Pixels  # the picture's size
+    height: Pixels
+    anchor: Anchor
+    hit: Pixels | None = None  # on a phone: the square around each dot that takes its taps
+
+    @model_validator(mode="after")
+    def _slides_and_dots(self) -> CarouselParams:
+        titles = [slide.title for slide in self.slides]
+        if len(set(titles)) != len(titles):
+            raise ValueError(f"the slides' titles must be distinct, got {titles}")
+        if self.hit is not None and self.hit < self.dot:
+            raise ValueError(f"hit (a dot's tap square) must be at least dot ({self.dot} px), "
+                             f"got {self.hit}")
+        return self
+
+
 class Carousel(ComponentType):
     name = "carousel"
+    params_model = CarouselParams
     family = "view_manipulation"
     gesture = "tap"
     aliases = ()

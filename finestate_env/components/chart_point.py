@@ -23,6 +23,7 @@ import math
 from typing import Any
 
 import numpy as np
+from pydantic import StrictBool, model_validator
 
 from finestate_env.components.base import (
     STAGE_MARGIN,
@@ -41,6 +42,17 @@ from finestate_env.components.base import (
     touch_size,
 )
 from finestate_env.components.measures import measure
+from finestate_env.components.params import (
+    MAX_PIXELS,
+    Anchor,
+    Index,
+    Num,
+    Params,
+    Pixels,
+    Positive,
+    Text,
+    list_of,
+)
 from finestate_env.core.schema import Instructions
 
 # (title, subtitle, min, max, tick interval, step options): gridlines at the ticks.
@@ -93,8 +105,52 @@ def _categories(rng: np.random.Generator, count: int) -> tuple[list[str], list[s
     return [f"W{start + i}" for i in range(count)], [f"week {start + i}" for i in range(count)]
 
 
+class ChartPointParams(Params):
+    title: Text
+    subtitle: Text
+    min: Num  # the y axis's range and the values' grid min + k * step
+    max: Num
+    step: Positive
+    tick: Positive  # the interval between gridlines
+    px_per_step: Pixels  # the y axis's pixels per step
+    labels: list_of(Text, 1, _COUNT[1])  # the x axis's category labels
+    names: list_of(Text, 1, _COUNT[1])  # the categories as the instructions name them
+    values: list_of(Num | None, 1, _COUNT[1])  # each point's value; null for the target's
+    target: Index  # the point whose value is the state
+    column: Pixels  # a category's width
+    data_labels: StrictBool  # whether each point shows its value
+    anchor: Anchor
+
+    @model_validator(mode="after")
+    def _points_on_the_axis(self) -> ChartPointParams:
+        steps = (self.max - self.min) / self.step
+        if not 1 <= round(steps) or abs(steps - round(steps)) > 1e-6:
+            raise ValueError(f"max - min must be a whole number of steps, at least 1, got "
+                             f"({self.max} - {self.min}) / {self.step} = {steps:g}")
+        if not 1 <= self.px_per_step or round(steps) * self.px_per_step > MAX_PIXELS:
+            raise ValueError(f"px_per_step must be at least 1 and the axis (steps * "
+                             f"px_per_step) at most {MAX_PIXELS} px, got {round(steps)} * "
+                             f"{self.px_per_step}")
+        if self.tick < self.step:
+            raise ValueError(f"tick must be at least step ({self.step}), got {self.tick}")
+        count = len(self.labels)
+        if len(self.names) != count or len(self.values) != count:
+            raise ValueError(f"labels, names and values must be as long as each other, got "
+                             f"{count}, {len(self.names)} and {len(self.values)}")
+        if len(set(self.names)) != count:
+            raise ValueError(f"names must be distinct, got {self.names}")
+        if self.target >= count:
+            raise ValueError(f"target must index labels (0 to {count - 1}), got {self.target}")
+        for i, value in enumerate(self.values):
+            if i != self.target and (value is None or not self.min <= value <= self.max):
+                raise ValueError(f"values[{i}] must be a number in [min, max] = [{self.min}, "
+                                 f"{self.max}] (only the target's is null), got {value}")
+        return self
+
+
 class ChartPoint(ComponentType):
     name = "chart_point"
+    params_model = ChartPointParams
     family = "numeric_range"
     gesture = "drag"
     touch_goal = "band"

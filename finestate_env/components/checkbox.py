@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from pydantic import model_validator
 
 from finestate_env.components.base import (
     TOUCH_TARGET,
@@ -31,6 +32,15 @@ from finestate_env.components.base import (
     set_code,
     set_distance,
     touch_size,
+)
+from finestate_env.components.params import (
+    Anchor,
+    Index,
+    Int,
+    Params,
+    Pixels,
+    Text,
+    list_of,
 )
 from finestate_env.core.schema import Instructions
 
@@ -64,8 +74,34 @@ _CHAR_PX = 10  # a generous width of one 14 px character in any theme font
 _OVERHEAD, _OVERHEAD_HINT = 50, 74
 
 
+class CheckboxParams(Params):
+    title: Text
+    hint: Text | None  # a line under the title, or null
+    labels: list_of(Text, 1, _COUNT[1])  # the items, distinct (the state is a set of them)
+    counts: list_of(Int, 1, _COUNT[1]) | None  # a muted count per item, or null
+    target: Index  # the item named to toggle
+    width: Pixels  # the card's width
+    row: Pixels  # a row's height
+    box: Pixels  # the checkbox square's size
+    anchor: Anchor
+    hit: Pixels | None = None  # on a phone: the least size of an item's clickable element
+
+    @model_validator(mode="after")
+    def _target_and_counts(self) -> CheckboxParams:
+        count = len(self.labels)
+        if len(set(self.labels)) != count:
+            raise ValueError(f"labels must be distinct, got {self.labels}")
+        if self.target >= count:
+            raise ValueError(f"target must index labels (0 to {count - 1}), got {self.target}")
+        if self.counts is not None and len(self.counts) != count:
+            raise ValueError(f"counts must be null or as long as labels ({count}), got "
+                             f"{len(self.counts)}")
+        return self
+
+
 class Checkbox(ComponentType):
     name = "checkbox"
+    params_model = CheckboxParams
     family = "toggle_option"
     gesture = "tap"
     code_size = _COUNT[1]

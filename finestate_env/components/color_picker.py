@@ -10,9 +10,10 @@ colour as lowercase "#rrggbb".
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
+from pydantic import Field, model_validator
 
 from finestate_env.components.base import (
     ComponentType,
@@ -23,6 +24,7 @@ from finestate_env.components.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.components.params import Anchor, Params, Pixels, Text, list_of
 from finestate_env.core.schema import Instructions
 
 _SHADES = ("50", "100", "200", "300", "400", "500", "600", "700", "800", "900")
@@ -62,8 +64,33 @@ def _hex(hue: str, shade: int) -> str:
     return "#" + _PALETTE[hue].split()[shade]
 
 
+Hex = Annotated[str, Field(strict=True, pattern=r"^#[0-9a-f]{6}$")]
+"""A colour as lowercase "#rrggbb"."""
+
+
+class ColorPickerParams(Params):
+    label: Text  # the colour button's label
+    columns: Annotated[int, Field(strict=True, ge=1, le=_COLUMNS[1])]  # hues: the grid's columns
+    swatch: Pixels  # a swatch's size
+    gap: Pixels  # between swatches
+    # The palette row by row: [name, colour] of each swatch, `columns` to a row.
+    swatches: list_of(tuple[Text, Hex], 2, _COLUMNS[1] * _ROWS[1])
+    anchor: Anchor
+
+    @model_validator(mode="after")
+    def _a_full_grid(self) -> ColorPickerParams:
+        if len(self.swatches) % self.columns:
+            raise ValueError(f"swatches must fill whole rows of columns = {self.columns}, got "
+                             f"{len(self.swatches)} swatches")
+        colours = [colour for _, colour in self.swatches]
+        if len(set(colours)) != len(colours):
+            raise ValueError("the colours of swatches must be distinct")
+        return self
+
+
 class ColorPicker(ComponentType):
     name = "color_picker"
+    params_model = ColorPickerParams
     family = "specific_data"
     gesture = "tap"
     code_size = 2

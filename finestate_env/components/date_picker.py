@@ -20,9 +20,10 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import date
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
+from pydantic import Field
 
 from finestate_env.components.base import (
     STAGE_MARGIN,
@@ -36,6 +37,7 @@ from finestate_env.components.base import (
     touch_size,
 )
 from finestate_env.components.measures import measure
+from finestate_env.components.params import Anchor, Params, Pixels, Text
 from finestate_env.core.schema import Instructions
 
 _LABELS = ("Departure", "Return", "Due date", "Birthday", "Start date", "End date", "Check-in",
@@ -64,8 +66,19 @@ def _parse(state: Any) -> date | None:
         return None
 
 
+class DatePickerParams(Params):
+    label: Text  # the date field's label
+    week_start: Annotated[int, Field(strict=True, ge=0, le=1)]  # 0: Sunday first, 1: Monday
+    format: Literal["iso", "dmy", "us", "long"]  # how the field writes the date
+    cell: Pixels  # a day cell's size
+    anchor: Anchor
+    pad: Pixels | None = None  # on a phone: the popup's side padding
+    nav: Pixels | None = None  # on a phone: the month arrows' size
+
+
 class DatePicker(ComponentType):
     name = "date_picker"
+    params_model = DatePickerParams
     family = "specific_data"
     gesture = "tap"
     code_size = 3

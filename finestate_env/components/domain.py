@@ -71,7 +71,11 @@ class Block(Params):
 
 class InvalidLive(UsageError):
     """A live block that no renderer may be handed: the message names the field, the value
-    and what is allowed."""
+    and what is allowed (`field`, then `problem`)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.field, _, self.problem = message.partition(": ")
 
 
 def check_live(live: LiveSpec, platform: str | None = None, where: str = "live") -> None:

@@ -26,6 +26,7 @@ from finestate_env.components.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.components.params import MAX_TEXT, Anchor, Params, Pixels, Text
 from finestate_env.core.schema import Instructions
 
 # (title, labels): the list shows 4-7 distinct labels of one theme.
@@ -59,8 +60,18 @@ def _move(rng: np.random.Generator, labels: list[str]) -> tuple[str, list[str]]:
     return item, goal
 
 
+class DragReorderParams(Params):
+    title: Text  # the card's title
+    item: Text  # the label of the item to move (one of the state's labels)
+    row_height: Pixels
+    gap: Pixels  # between two rows
+    width: Pixels  # the card's width
+    anchor: Anchor
+
+
 class DragReorder(ComponentType):
     name = "drag_reorder"
+    params_model = DragReorderParams
     family = "view_manipulation"
     gesture = "drag"
     code_size = _ROWS[1]
@@ -109,7 +120,8 @@ class DragReorder(ComponentType):
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
         def is_labels(value: Any) -> bool:  # an order of distinct labels, the moved one in it
-            return (isinstance(value, list) and all(isinstance(v, str) for v in value)
+            return (isinstance(value, list) and len(value) <= self.code_size
+                    and all(isinstance(v, str) and len(v) <= MAX_TEXT for v in value)
                     and len(set(value)) == len(value) and params["item"] in value)
 
         return is_labels(a) and is_labels(b) and a == b

@@ -28,6 +28,7 @@ from finestate_env.components.base import (
     touch_size,
 )
 from finestate_env.components.measures import measure
+from finestate_env.components.params import Anchor, Pixels, RangeParams
 from finestate_env.core.schema import Instructions
 
 # (min, max, step, unit): 12 to 36 steps each, fine-grained but each wedge >= 7.5 degrees.
@@ -42,8 +43,15 @@ _RADIUS = (50, 80)
 _TIP = measure("knob", "tip")  # the indicator tip's dot, all a press on it grabs with a mouse
 
 
+class KnobParams(RangeParams):
+    radius: Pixels  # the dial's radius
+    anchor: Anchor
+    grab: Pixels | None = None  # on a phone: the finger-sized square around the indicator tip
+
+
 class Knob(RangeType):
     name = "knob"
+    params_model = KnobParams
     family = "numeric_range"
     gesture = "drag"
     goal_box_is_region = False

@@ -20,9 +20,10 @@ the goal box is that arrow row and `now` is the field.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
+from pydantic import Field, model_validator
 
 from finestate_env.components.base import (
     STAGE_MARGIN,
@@ -38,6 +39,7 @@ from finestate_env.components.base import (
     size_within,
     touch_size,
 )
+from finestate_env.components.params import Anchor, Params, Pixels, Text, list_of
 from finestate_env.core.schema import Instructions
 
 # (label, noun, options in their natural order): a sample keeps that order.
@@ -93,8 +95,32 @@ _CHROME_HEIGHT = 74
 _FAR_PAGE_MIN = 3
 
 
+_MOST_OPTIONS = max(len(pool) for _, _, pool in _LISTS)  # a far goal's list: a whole pool
+
+
+class ListBoxParams(Params):
+    label: Text  # the field's label
+    noun: Text  # what an option is, in the instructions ("country")
+    options: list_of(Text, 2, _MOST_OPTIONS)  # in the list's order
+    row_height: Pixels
+    width: Pixels
+    anchor: Anchor
+    # A far goal's list: the options shown a page at a time, `page` to a page.
+    page: Annotated[int, Field(strict=True, ge=_FAR_PAGE_MIN, le=_MOST_OPTIONS)] | None = None
+
+    @model_validator(mode="after")
+    def _distinct_options(self) -> ListBoxParams:
+        if len(set(self.options)) != len(self.options):
+            raise ValueError(f"options must be distinct, got {self.options}")
+        if self.page is not None and self.page >= len(self.options):
+            raise ValueError(f"page must be below len(options) = {len(self.options)}, "
+                             f"got {self.page}")
+        return self
+
+
 class ListBox(ComponentType):
     name = "list_box"
+    params_model = ListBoxParams
     family = "specific_data"
     gesture = "tap"
     aliases = ("Dropdown", "Dropdown list", "Dropdown menu", "Dropdown box", "Combo box",

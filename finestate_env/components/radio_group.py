@@ -16,9 +16,10 @@ with no room for its stacked rows takes fewer options.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
+from pydantic import model_validator
 
 from finestate_env.components.base import (
     TOUCH_TARGET,
@@ -31,6 +32,7 @@ from finestate_env.components.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.components.params import Anchor, Params, Pixels, Text, list_of
 from finestate_env.core.schema import Instructions
 
 # (question, a short name for instructions, options, a muted detail per option or None)
@@ -65,8 +67,34 @@ _CHAR_PX = 10  # a generous width of one 14 px character in any theme font
 _OVERHEAD, _OVERHEAD_HINT = 54, 78
 
 
+class RadioGroupParams(Params):
+    question: Text  # the card's heading
+    name: Text  # the group's short name in instructions
+    options: list_of(Text, 2, _COUNT[1])  # distinct: the state is one of them
+    details: list_of(Text, 2, _COUNT[1]) | None  # a muted detail per option (stacked), or null
+    hint: Text | None  # a line under the options, or null
+    layout: Literal["horizontal", "vertical"]  # the options side by side, or stacked
+    width: Pixels  # the card's width
+    row: Pixels  # an option row's height
+    circle: Pixels  # the radio circle's size
+    anchor: Anchor
+
+    @model_validator(mode="after")
+    def _options_and_details(self) -> RadioGroupParams:
+        count = len(self.options)
+        if len(set(self.options)) != count:
+            raise ValueError(f"options must be distinct, got {self.options}")
+        if self.details is not None and len(self.details) != count:
+            raise ValueError(f"details must be null or as long as options ({count}), got "
+                             f"{len(self.details)}")
+        if self.details is not None and self.layout == "horizontal":
+            raise ValueError("details must be null where layout is horizontal")
+        return self
+
+
 class RadioGroup(ComponentType):
     name = "radio_group"
+    params_model = RadioGroupParams
     family = "toggle_option"
     gesture = "tap"
     aliases = ("Radio", "Radio button", "Radio buttons")

@@ -14,9 +14,10 @@ click on the half (or whole) star that yields it.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
+from pydantic import Field, model_validator
 
 from finestate_env.components.base import (
     ComponentType,
@@ -29,6 +30,7 @@ from finestate_env.components.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.components.params import Anchor, Index, Num, Params, Pixels, Text, list_of
 from finestate_env.core.schema import Instructions
 
 # (card title, rated aspects).
@@ -77,8 +79,48 @@ def _pair(rng: np.random.Generator, steps: int) -> tuple[int, int]:
     return current_k, goal_k + (goal_k >= current_k)
 
 
+_MOST_ITEMS = 4  # the most rated items of a card (the sampler draws 2-4)
+
+
+class RatingParams(Params):
+    title: Text  # the card's title
+    labels: list_of(Text, 2, _MOST_ITEMS)  # the rated items, top to bottom
+    # Each item's rating (0: not rated yet); the target's is None (its state is the
+    # instance's).
+    values: list_of(Num | None, 2, _MOST_ITEMS)
+    target: Index  # the item the instructions name
+    stars: Annotated[int, Field(strict=True, ge=5, le=10, multiple_of=5)]  # 5 or 10
+    step: Annotated[float, Field(strict=True, ge=0.5, le=1, multiple_of=0.5)]  # 0.5 or 1
+    size: Pixels  # a star's size
+    gap: Pixels  # between stars
+    layout: Literal["inline", "stacked"]  # the stars beside the label or below it
+    label_width: Pixels
+    width: Pixels  # the card's width
+    anchor: Anchor
+    hit: Pixels | None = None  # on a phone: the height of the stars' hit elements
+
+    @model_validator(mode="after")
+    def _ratings_on_the_grid(self) -> RatingParams:
+        if self.step != (0.5 if self.stars == 5 else 1):
+            raise ValueError(f"step must be 0.5 with 5 stars and 1 with 10 stars, got "
+                             f"{self.step} with {self.stars}")
+        if len(self.values) != len(self.labels):
+            raise ValueError(f"values must hold one rating per label: {len(self.labels)} "
+                             f"labels, {len(self.values)} values")
+        if self.target >= len(self.labels):
+            raise ValueError(f"target must be below len(labels) = {len(self.labels)}, "
+                             f"got {self.target}")
+        steps = round(self.stars / self.step)
+        for i, value in enumerate(self.values):
+            if value is not None and not same_grid_point(value, value, 0, self.step, steps):
+                raise ValueError(f"values[{i}] must be None or a rating from 0 to {self.stars} "
+                                 f"in steps of {self.step}, got {value}")
+        return self
+
+
 class Rating(ComponentType):
     name = "rating"
+    params_model = RatingParams
     family = "specific_data"
     gesture = "tap"
     # A half star is fine along x: on a phone its hit element is a finger high.

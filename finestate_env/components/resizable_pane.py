@@ -16,9 +16,10 @@ the whole split container, wider only where the clamp holds at min or max.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
+from pydantic import AfterValidator, Field, StrictBool, model_validator
 
 from finestate_env.components.base import (
     STAGE_MARGIN,
@@ -33,6 +34,14 @@ from finestate_env.components.base import (
     sample_anchor,
     size_within,
     touch_size,
+)
+from finestate_env.components.params import (
+    Anchor,
+    Index,
+    Params,
+    Pixels,
+    Text,
+    list_of,
 )
 from finestate_env.core.schema import Instructions
 
@@ -86,8 +95,69 @@ def _range(rng: np.random.Generator, step: int, low: int, high: int) -> tuple[in
     return lo, hi
 
 
+def _a_step(value: int) -> int:
+    if value not in _STEPS:
+        raise ValueError(f"a snap step must be one of {list(_STEPS)}, got {value}")
+    return value
+
+
+_Step = Annotated[int, Field(strict=True), AfterValidator(_a_step)]
+_Side = Literal["left", "right", "bottom"]
+
+
+class ResizablePaneParams(Params):
+    side: _Side  # where the named pane sits: a sidebar left or right, a panel at the bottom
+    pane: Text  # the named pane's title
+    project: Text  # the workspace's title
+    width: Pixels  # the split container's size
+    height: Pixels
+    min: Pixels  # the named pane's sizes: min + k * step up to max
+    max: Pixels
+    step: _Step
+    handle: Pixels  # a divider handle's thickness
+    # the distractor sidebar: [side, size, min, max, step], or null
+    other: tuple[Literal["left", "right"], Pixels, Pixels, Pixels, _Step] | None
+    other_pane: Text | None  # its title (null without one)
+    tree: list_of(tuple[Index, Text, StrictBool], 0, len(_TREE))  # [depth, name, is_folder]
+    tabs: list_of(Text, 0, len(_FILES))  # the editor's open files
+    code_start: Index  # the first line of `code` shown
+    code: list_of(Text)  # the editor's source lines
+    symbols: list_of(Text, 0, len(_SYMBOLS))  # the outline's entries
+    output: list_of(Text)  # the bottom panel's lines
+    anchor: Anchor
+
+    @model_validator(mode="after")
+    def _panes_on_their_grids(self) -> ResizablePaneParams:
+        extent = self.height if self.side == "bottom" else self.width
+        _grid("min, max and step", self.min, self.max, self.step, extent, fixed=False)
+        if (self.other is None) != (self.other_pane is None):
+            raise ValueError("other and other_pane must both be null or both be given")
+        if self.other is not None:
+            side, size, low, high, step = self.other
+            if side == self.side:
+                raise ValueError(f"other's side must differ from side ({self.side!r})")
+            # the distractor's range may be one size (a sidebar the page cannot resize)
+            _grid("other's min, max and step", low, high, step, self.width, fixed=True)
+            if not (low <= size <= high and (size - low) % step == 0):
+                raise ValueError(f"other's size must be min + k * step within [{low}, {high}] "
+                                 f"(step {step}), got {size}")
+        return self
+
+
+def _grid(names: str, low: int, high: int, step: int, extent: int, fixed: bool) -> None:
+    """ValueError unless [low, high] is a range of whole steps within the container (of
+    one size only where `fixed`)."""
+    if not (0 < low <= high <= extent if fixed else 0 < low < high <= extent) \
+            or (high - low) % step:
+        least = "min <= max" if fixed else "min < max"
+        raise ValueError(f"{names} must give 0 < {least} <= {extent} px (the container) with "
+                         f"max - min a whole number of steps, got min {low}, max {high}, "
+                         f"step {step}")
+
+
 class ResizablePane(ComponentType):
     name = "resizable_pane"
+    params_model = ResizablePaneParams
     family = "view_manipulation"
     gesture = "drag"
     # The size is fine along the drag's axis (one snap step); the band spans the

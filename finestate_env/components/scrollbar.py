@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from pydantic import model_validator
 
 from finestate_env.components.base import (
     STAGE_MARGIN,
@@ -31,6 +32,15 @@ from finestate_env.components.base import (
     grid_distance,
     inner_pair,
     sample_anchor,
+)
+from finestate_env.components.params import (
+    Anchor,
+    Index,
+    Int,
+    Params,
+    Pixels,
+    Text,
+    list_of,
 )
 from finestate_env.core.schema import Instructions
 
@@ -71,8 +81,40 @@ def thumb_height(track: int, visible: int, rows: int, minimum: int = _MIN_THUMB)
     return max(minimum, round(track * visible / rows))
 
 
+class ScrollbarParams(Params):
+    title: Text  # the list's title
+    prefix: Text  # a row's label before its number ("Invoice #")
+    start: Int  # the first row's number
+    rows: Index  # the list's rows
+    visible: Index  # the rows shown at once
+    row_height: Pixels
+    width: Pixels  # the list's width
+    track_width: Pixels  # the drawn scrollbar's width
+    thumb: Pixels  # the thumb's height
+    details: list_of(Text, 1, _ROWS[1])  # per row: its middle column
+    extra: list_of(Text, 1, _ROWS[1])  # per row: its right column (an amount, a date)
+    columns: list_of(Text, 3, 3)  # the column headers
+    anchor: Anchor
+    hit: Pixels | None = None  # on a phone: the width of the strip that takes presses
+
+    @model_validator(mode="after")
+    def _rows_and_track(self) -> ScrollbarParams:
+        if not 1 <= self.visible < self.rows:
+            raise ValueError(f"visible must be at least 1 and less than rows ({self.rows}), "
+                             f"got {self.visible}")
+        if not len(self.details) == len(self.extra) == self.rows:
+            raise ValueError(f"details and extra must give one entry per row ({self.rows}), "
+                             f"got {len(self.details)} and {len(self.extra)}")
+        track = self.visible * self.row_height
+        if not 0 < self.thumb < track:
+            raise ValueError(f"thumb must be shorter than the track (visible x row_height = "
+                             f"{track} px) and above 0, got {self.thumb}")
+        return self
+
+
 class Scrollbar(ComponentType):
     name = "scrollbar"
+    params_model = ScrollbarParams
     family = "view_manipulation"
     gesture = "drag"
     # The first row is fine along y (a few px per row); on a phone the track

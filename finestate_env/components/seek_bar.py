@@ -16,9 +16,10 @@ are TOUCH_TARGET px tall.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
+from pydantic import Field, model_validator
 
 from finestate_env.components.base import (
     STAGE_MARGIN,
@@ -35,6 +36,16 @@ from finestate_env.components.base import (
     touch_size,
 )
 from finestate_env.components.measures import measure
+from finestate_env.components.params import (
+    MAX_PIXELS,
+    MAX_STEPS,
+    Anchor,
+    Fraction,
+    Int,
+    Params,
+    Pixels,
+    Text,
+)
 from finestate_env.core.schema import Instructions
 
 # (title, subtitle, noun): what is playing.
@@ -69,8 +80,37 @@ def clock(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
+class SeekBarParams(Params):
+    title: Text
+    subtitle: Text
+    noun: Literal["video", "recording", "track", "episode", "chapter"]  # what is playing
+    duration: Int  # the clip's length in seconds, a whole number of steps
+    step: Int  # the seek step in seconds: 1 (short clips) or 5
+    track: Pixels  # the rail's length
+    head: Pixels  # the playhead's diameter
+    layout: Literal["inline", "stacked"]  # the track in the play button's row, or above it
+    # A video's poster height; 0 for no poster. Negative where a video's viewport left no
+    # room for one (a phone page's seek_bar distractor draws -26): no height, no poster.
+    poster: Annotated[int, Field(strict=True, ge=-MAX_PIXELS, le=MAX_PIXELS)]
+    buffered: Fraction  # the buffered share of the rail
+    anchor: Anchor
+    hit: Pixels | None = None  # on a phone: the height of the band a finger presses
+    play: Pixels | None = None  # on a phone: the play button's size
+
+    @model_validator(mode="after")
+    def _a_grid(self) -> SeekBarParams:
+        if self.step not in (1, 5):
+            raise ValueError(f"step must be 1 or 5 (seconds), got {self.step}")
+        steps, rest = divmod(self.duration, self.step)
+        if rest or not 1 <= steps <= MAX_STEPS:
+            raise ValueError(f"duration must be 1 to {MAX_STEPS} whole steps, got "
+                             f"{self.duration} / {self.step}")
+        return self
+
+
 class SeekBar(ComponentType):
     name = "seek_bar"
+    params_model = SeekBarParams
     family = "numeric_range"
     gesture = "drag"
     touch_goal = "band"

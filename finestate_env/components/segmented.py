@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from pydantic import model_validator
 
 from finestate_env.components.base import (
     ComponentType,
@@ -27,6 +28,7 @@ from finestate_env.components.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.components.params import Anchor, Index, Params, Pixels, Text, list_of
 from finestate_env.core.schema import Instructions
 
 # (label, segments); a group shows a contiguous run of at least two of them.
@@ -53,8 +55,48 @@ _HEIGHT_PX = (28, 36)
 _CHAR_PX = 10  # a generous width of one 14 px character in any theme font
 
 
+_MOST_SEGMENTS = max(len(pool) for _, pool in _GROUPS)  # a group's most segments (a pool)
+_MOST_GROUPS = 2  # a card's most groups: the target and one beside it
+
+
+class SegmentGroup(Params):
+    """One group of a card: its label, its segments left to right, one segment's width."""
+
+    label: Text
+    segments: list_of(Text, 2, _MOST_SEGMENTS)
+    segment: Pixels  # one segment's width (all are equal)
+
+
+class SegmentedParams(Params):
+    title: Text | None  # the card's title, or none
+    width: Pixels  # the card's width
+    groups: list_of(SegmentGroup, 1, _MOST_GROUPS)
+    # Each group's selected segment; the target's is None (its state is the instance's).
+    selected: list_of(Text | None, 1, _MOST_GROUPS)
+    target: Index  # the group the instructions name
+    height: Pixels  # a segment's height
+    anchor: Anchor
+
+    @model_validator(mode="after")
+    def _a_selection_per_group(self) -> SegmentedParams:
+        if self.target >= len(self.groups):
+            raise ValueError(f"target must be below len(groups) = {len(self.groups)}, "
+                             f"got {self.target}")
+        if len(self.selected) != len(self.groups):
+            raise ValueError(f"selected must hold one entry per group: {len(self.groups)} "
+                             f"groups, {len(self.selected)} selected")
+        for g, group in enumerate(self.groups):
+            if len(set(group.segments)) != len(group.segments):
+                raise ValueError(f"groups[{g}].segments must be distinct, got {group.segments}")
+            if self.selected[g] is not None and self.selected[g] not in group.segments:
+                raise ValueError(f"selected[{g}] must be None or one of groups[{g}].segments "
+                                 f"{group.segments}, got {self.selected[g]!r}")
+        return self
+
+
 class Segmented(ComponentType):
     name = "segmented"
+    params_model = SegmentedParams
     family = "toggle_option"
     gesture = "tap"
     aliases = ("Segmented control", "Segmented button")

@@ -28,9 +28,10 @@ stacks it above.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
+from pydantic import model_validator
 
 from finestate_env.components.base import (
     STAGE_MARGIN,
@@ -46,6 +47,16 @@ from finestate_env.components.base import (
     sample_anchor,
     step_decimals,
     touch_size,
+)
+from finestate_env.components.params import (
+    Anchor,
+    Index,
+    Num,
+    Params,
+    Pixels,
+    RangeParams,
+    Text,
+    list_of,
 )
 from finestate_env.core.schema import Instructions
 
@@ -106,8 +117,48 @@ def _one_step(rng: np.random.Generator, spec: dict[str, Any]) -> tuple[float, fl
             round(spec["min"] + goal_k * spec["step"], decimals))
 
 
+class StepperField(RangeParams):
+    """One field of the card: its label, its grid min + k * step up to max, and its value."""
+
+    value: Num | None  # null for the target field (its value is the instance's state)
+
+    @model_validator(mode="after")
+    def _value_in_range(self) -> StepperField:
+        if self.value is not None and not self.min <= self.value <= self.max:
+            raise ValueError(f"a field's value must lie in [min, max] = [{self.min}, "
+                             f"{self.max}], got {self.value}")
+        return self
+
+
+class StepperParams(Params):
+    title: Text
+    fields: list_of(StepperField, 1, _COUNT[1])
+    target: Index  # the field whose value is the state
+    layout: Literal["inline", "stacked"]  # the label beside the controls, or above them
+    button: Pixels  # a "-" or "+" button's width
+    height: Pixels  # a row's control height
+    field: Pixels  # the value field's width
+    width: Pixels  # the card's width
+    anchor: Anchor
+
+    @model_validator(mode="after")
+    def _target_and_values(self) -> StepperParams:
+        if self.target >= len(self.fields):
+            raise ValueError(f"target must index fields (0 to {len(self.fields) - 1}), "
+                             f"got {self.target}")
+        labels = [f.label for f in self.fields]
+        if len(set(labels)) != len(labels):
+            raise ValueError(f"the fields' labels must be distinct, got {labels}")
+        for i, f in enumerate(self.fields):
+            if i != self.target and f.value is None:
+                raise ValueError(f"fields[{i}].value must be a number: only the target's "
+                                 f"(fields[{self.target}]) is null")
+        return self
+
+
 class Stepper(ComponentType):
     name = "stepper"
+    params_model = StepperParams
     family = "numeric_range"
     gesture = "tap"
     aliases = ("Steeper", "Spin box", "Number stepper")  # "Steeper": the released records' spelling

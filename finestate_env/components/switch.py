@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from pydantic import StrictBool, model_validator
 
 from finestate_env.components.base import (
     STAGE_MARGIN,
@@ -33,6 +34,7 @@ from finestate_env.components.base import (
     choose,
     sample_anchor,
 )
+from finestate_env.components.params import Anchor, Index, Params, Pixels, Text, list_of
 from finestate_env.core.schema import Instructions
 
 _LABELS = ("Wi-Fi", "Bluetooth", "Airplane mode", "Auto-update", "Dark mode", "Notifications",
@@ -45,8 +47,37 @@ _CARD_CHROME, _TITLE_H, _ROW = 26, 24, 40
 _SHORT_LABEL = 10  # characters: what a tile narrower than _WIDTH[0] shows whole
 
 
+class SwitchParams(Params):
+    title: Text | None = None  # absent on a card too short for it (a lone settings row)
+    labels: list_of(Text, 1, _COUNT[1])
+    on: list_of(StrictBool | None, 1, _COUNT[1])  # each switch's state; null for the target's
+    target: Index  # the switch whose state is the instance's
+    width: Pixels  # the card's width
+    anchor: Anchor
+    hit: Pixels | None = None  # on a phone: the size of a track's finger-sized hit area
+
+    @model_validator(mode="after")
+    def _target_and_states(self) -> SwitchParams:
+        if self.title is None and "title" in self.model_fields_set:
+            raise ValueError("title must be a text or absent (the page script tests for "
+                             "absence), got null")
+        count = len(self.labels)
+        if len(self.on) != count:
+            raise ValueError(f"on must be as long as labels ({count}), got {len(self.on)}")
+        if len(set(self.labels)) != count:
+            raise ValueError(f"labels must be distinct, got {self.labels}")
+        if self.target >= count:
+            raise ValueError(f"target must index labels (0 to {count - 1}), got {self.target}")
+        for i, on in enumerate(self.on):
+            if i != self.target and on is None:
+                raise ValueError(f"on[{i}] must be true or false: only the target's "
+                                 f"(on[{self.target}]) is null")
+        return self
+
+
 class Switch(ComponentType):
     name = "switch"
+    params_model = SwitchParams
     family = "toggle_option"
     gesture = "tap"
     aliases = ("Toggle", "Toggle switch")

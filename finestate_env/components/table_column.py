@@ -19,9 +19,10 @@ columns the same way, but only the named column's width is the state.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
+from pydantic import AfterValidator, Field, StrictBool, model_validator
 
 from finestate_env.components.base import (
     STAGE_MARGIN,
@@ -37,6 +38,14 @@ from finestate_env.components.base import (
     on_grid_index,
     sample_anchor,
     touch_size,
+)
+from finestate_env.components.params import (
+    Anchor,
+    Index,
+    Params,
+    Pixels,
+    Text,
+    list_of,
 )
 from finestate_env.core.schema import Instructions
 
@@ -126,8 +135,57 @@ _CHROME_WIDTH = 2 + 2 * 12 + 2
 _CHROME_HEIGHT = 2 + 2 * 12 + 20 + 8 + 2 + 8 + 20
 
 
+def _a_step(value: int) -> int:
+    if value not in _STEPS:
+        raise ValueError(f"a resize step must be one of {list(_STEPS)}, got {value}")
+    return value
+
+
+class TableColumnParams(Params):
+    title: Text  # the table's title
+    headers: list_of(Text, *_COLUMNS)  # one per column
+    numeric: list_of(StrictBool, *_COLUMNS)  # per column: right-aligned
+    cells: list_of(list_of(Text, *_COLUMNS), 1, _ROWS[1])  # the rows, a text per column
+    # per column: its width in px; null for the target's (its width is the state)
+    widths: list_of(Pixels | None, *_COLUMNS)
+    target: Index  # the column to resize
+    step: Annotated[int, Field(strict=True), AfterValidator(_a_step)]  # the widths' grid
+    min: Pixels  # the target's widths: min + k * step up to max
+    max: Pixels
+    table_width: Pixels  # the header row's width, room for the target at max
+    header_height: Pixels
+    row_height: Pixels
+    handle: Pixels  # a resize handle's width
+    sorted: Index  # the column the table shows sorted
+    anchor: Anchor
+
+    @model_validator(mode="after")
+    def _columns_agree(self) -> TableColumnParams:
+        count = len(self.headers)
+        if len(self.numeric) != count or len(self.widths) != count:
+            raise ValueError(f"numeric and widths must give one entry per header ({count}), "
+                             f"got {len(self.numeric)} and {len(self.widths)}")
+        if any(len(row) != count for row in self.cells):
+            raise ValueError(f"every row of cells must give one text per header ({count})")
+        if not (self.target < count and self.sorted < count):
+            raise ValueError(f"target and sorted must index headers (0 to {count - 1}), got "
+                             f"{self.target} and {self.sorted}")
+        if [i for i, w in enumerate(self.widths) if w is None] != [self.target]:
+            raise ValueError(f"widths must be null at target ({self.target}) and only there, "
+                             f"got {self.widths}")
+        if not (0 < self.min < self.max and (self.max - self.min) % self.step == 0):
+            raise ValueError(f"min and max must give 0 < min < max with max - min a whole "
+                             f"number of steps ({self.step}), got {self.min} and {self.max}")
+        others = sum(w for w in self.widths if w is not None)
+        if self.table_width < others + self.max:
+            raise ValueError(f"table_width must hold the other columns ({others} px) and the "
+                             f"target at max ({self.max} px), got {self.table_width}")
+        return self
+
+
 class TableColumn(ComponentType):
     name = "table_column"
+    params_model = TableColumnParams
     family = "view_manipulation"
     gesture = "drag"
     # The width is fine along x (one step); on a phone the header row, across

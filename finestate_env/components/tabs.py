@@ -14,9 +14,10 @@ short label's tab grows to `hit`), and the bar keeps fewer tabs to fit them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
+from pydantic import Field, StrictBool, model_validator
 
 from finestate_env.components.base import (
     TOUCH_TARGET,
@@ -28,6 +29,7 @@ from finestate_env.components.base import (
     sample_anchor,
     touch_size,
 )
+from finestate_env.components.params import Anchor, Params, Pixels, Text, list_of
 from finestate_env.core.schema import Instructions
 
 # (panel title, tab labels in the order an app would show them).
@@ -77,8 +79,48 @@ def _bar_width(labels: list[str], pad: int, gap: int, style: str, fill: bool,
     return tabs + gap * (len(labels) - 1) + (8 if style == "pills" else 0)
 
 
+_MOST_TABS = max(len(pool) for _, pool in _DOMAINS)  # a bar's most tabs (a whole pool)
+_MOST_LINES = 4  # the most lines of text a tab's panel holds (the sampler draws 2-4)
+
+
+class TabContent(Params):
+    """What a tab's panel shows."""
+
+    heading: Text
+    lines: list_of(Text, 1, _MOST_LINES)
+
+
+class TabsParams(Params):
+    title: Text  # the card's title
+    labels: list_of(Text, 3, _MOST_TABS)  # the tabs, left to right
+    contents: list_of(TabContent, 3, _MOST_TABS)  # each tab's panel, in the labels' order
+    lines: Annotated[int, Field(strict=True, ge=2, le=_MOST_LINES)]  # the panel's height in lines
+    style: Literal["underline", "pills", "boxed"]
+    gap: Pixels  # between tabs
+    pad: Pixels  # a tab's padding left and right
+    fill: StrictBool  # tabs of equal width filling the bar
+    tab_height: Pixels
+    width: Pixels  # the card's width
+    anchor: Anchor
+    hit: Pixels | None = None  # on a phone: a tab's least width
+
+    @model_validator(mode="after")
+    def _one_panel_per_tab(self) -> TabsParams:
+        if len(set(self.labels)) != len(self.labels):
+            raise ValueError(f"labels must be distinct, got {self.labels}")
+        if len(self.contents) != len(self.labels):
+            raise ValueError(f"contents must hold one panel per label: {len(self.labels)} "
+                             f"labels, {len(self.contents)} contents")
+        for i, content in enumerate(self.contents):
+            if len(content.lines) > self.lines:
+                raise ValueError(f"contents[{i}].lines: at most lines = {self.lines} lines, "
+                                 f"got {len(content.lines)}")
+        return self
+
+
 class Tabs(ComponentType):
     name = "tabs"
+    params_model = TabsParams
     family = "toggle_option"
     gesture = "tap"
     aliases = ("Tab", "Tab bar")

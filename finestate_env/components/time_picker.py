@@ -14,9 +14,10 @@ rectangle fills (goal_box_is_region is False). The state is "HH:MM" (24 h).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
+from pydantic import Field
 
 from finestate_env.components.base import (
     STAGE_MARGIN,
@@ -29,6 +30,7 @@ from finestate_env.components.base import (
     sample_anchor,
 )
 from finestate_env.components.measures import measure
+from finestate_env.components.params import Anchor, Params, Pixels, Text
 from finestate_env.core.schema import Instructions
 
 _LABELS = ("Alarm", "Meeting start", "Reminder", "Wake-up", "Departure", "Pickup",
@@ -44,15 +46,28 @@ _PORTRAIT = {"height": 226, "width": measure("time_picker", "portrait_width")}
 # Landscape (header and buttons in a 120 px column left of the dial, 16 px gap):
 # height besides the dial: label, field, gap, borders, padding = 90.
 _LANDSCAPE = {"height": 90, "width": measure("time_picker", "landscape_width")}
-_STATE = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
+# ASCII digits only: re's \d takes any script's digits (Arabic-Indic ones, say), which
+# int() reads as well.
+_STATE = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
 
 
 def _valid(state: Any) -> bool:
     return isinstance(state, str) and _STATE.fullmatch(state) is not None
 
 
+class TimePickerParams(Params):
+    label: Text  # the time field's label
+    title: Text  # the popup's title
+    hour: Annotated[int, Field(strict=True, ge=0, le=23)]  # the fixed hour the header shows
+    radius: Pixels  # the dial's radius
+    layout: Literal["portrait", "landscape"]  # header above the dial or beside it
+    anchor: Anchor
+    knob: Pixels | None = None  # on a phone: the selector knob's size
+
+
 class TimePicker(ComponentType):
     name = "time_picker"
+    params_model = TimePickerParams
     family = "specific_data"
     gesture = "tap"
     code_size = 2

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from pydantic import field_validator, model_validator
 
 from finestate_env.components.base import (
     STAGE_MARGIN,
@@ -41,6 +42,15 @@ from finestate_env.components.base import (
     set_code,
     set_distance,
     size_within,
+)
+from finestate_env.components.params import (
+    MAX_ITEMS,
+    Anchor,
+    Index,
+    Params,
+    Pixels,
+    Text,
+    list_of,
 )
 from finestate_env.core.schema import Instructions
 
@@ -136,8 +146,98 @@ def _states(rng: np.random.Generator, tree: list[dict]) -> tuple[set[str], str, 
     return expanded, target, expanded ^ {target}
 
 
+class TreeNode(Params):
+    """A folder ({"name", "children"}) or a file ({"name"}) of the tree."""
+
+    name: Text
+    children: list_of(TreeNode) | None = None  # a folder's nodes (absent for a file)
+
+    @model_validator(mode="after")
+    def _a_file_or_a_folder(self) -> TreeNode:
+        if "/" in self.name:
+            raise ValueError(f"a name may not hold '/' (ids join names with it), got "
+                             f"{self.name!r}")
+        if "children" in self.model_fields_set and self.children is None:
+            raise ValueError("children must be a list (a folder's) or absent (a file), "
+                             "not null")
+        return self
+
+
+class TreeViewParams(Params):
+    title: Text  # the panel's title
+    tree: list_of(TreeNode, 1)  # the roots, in order
+    target: Text  # the id (slash-joined path) of the folder to toggle
+    selected: Text | None  # the id of the row shown selected, or null
+    row_height: Pixels
+    twisty: Pixels  # the twisty's square hit target
+    indent: Pixels  # per level
+    rows: Index  # the panel's height, in rows
+    width: Pixels  # the panel's width
+    anchor: Anchor
+
+    @field_validator("tree", mode="before")
+    @classmethod
+    def _a_small_tree(cls, tree: Any) -> Any:
+        """At most _LEVELS[1] levels and MAX_ITEMS nodes, walked before the nodes are
+        checked (so a hostile tree is never recursed into)."""
+        if not isinstance(tree, list):
+            return tree  # the field's type refuses it
+        count, stack = 0, [(tree, 1)]
+        while stack:
+            nodes, level = stack.pop()
+            if level > _LEVELS[1]:
+                raise ValueError(f"the tree may be at most {_LEVELS[1]} levels deep")
+            count += len(nodes)
+            if count > MAX_ITEMS:
+                raise ValueError(f"the tree may hold at most {MAX_ITEMS} nodes")
+            stack += [(node["children"], level + 1) for node in nodes
+                      if isinstance(node, dict) and isinstance(node.get("children"), list)]
+        return tree
+
+    @field_validator("tree")
+    @classmethod
+    def _distinct_names(cls, tree: list[TreeNode]) -> list[TreeNode]:
+        """Distinct ids, distinct folder names (an instruction names one), at most
+        _MOST_FOLDERS folders (the goal vector has one number per folder)."""
+        folders: list[str] = []
+        stack = [tree]
+        while stack:
+            nodes = stack.pop()
+            names = [node.name for node in nodes]
+            if len(set(names)) != len(names):
+                raise ValueError(f"the names of a folder's nodes must be distinct, got {names}")
+            folders += [node.name for node in nodes if node.children is not None]
+            stack += [node.children for node in nodes if node.children is not None]
+        if len(folders) > _MOST_FOLDERS:
+            raise ValueError(f"the tree may hold at most {_MOST_FOLDERS} folders, got "
+                             f"{len(folders)}")
+        if len(set(folders)) != len(folders):
+            twice = sorted({name for name in folders if folders.count(name) > 1})
+            raise ValueError(f"the folders' names must be distinct, got {twice} twice")
+        return tree
+
+    @model_validator(mode="after")
+    def _rows_of_the_tree(self) -> TreeViewParams:
+        tree = [node.model_dump(exclude_unset=True) for node in self.tree]
+        if self.target not in _folders(tree):
+            raise ValueError(f"target must be the id of a folder of the tree, got "
+                             f"{self.target!r}")
+        if self.selected is not None and self.selected not in _ids(tree):
+            raise ValueError(f"selected must be the id of a row of the tree or null, got "
+                             f"{self.selected!r}")
+        return self
+
+
+def _ids(tree: list[dict], prefix: str = "") -> list[str]:
+    """Every node's id, in preorder."""
+    return [path for node in tree
+            for path in [prefix + node["name"],
+                         *_ids(node.get("children", []), prefix + node["name"] + "/")]]
+
+
 class TreeView(ComponentType):
     name = "tree_view"
+    params_model = TreeViewParams
     family = "view_manipulation"
     gesture = "tap"
     code_size = _MOST_FOLDERS

@@ -21,9 +21,10 @@ found by panning first, would need a goal box for an exploring drag: not drawn y
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
+from pydantic import Field, model_validator
 
 from finestate_env.components.base import (
     STAGE_MARGIN,
@@ -34,6 +35,16 @@ from finestate_env.components.base import (
     choose,
     sample_anchor,
     size_within,
+)
+from finestate_env.components.params import (
+    MAX_ITEMS,
+    Anchor,
+    Coordinate,
+    Int,
+    Params,
+    Pixels,
+    Text,
+    list_of,
 )
 from finestate_env.core.schema import Instructions
 
@@ -83,8 +94,45 @@ def _apart(at: list[int], others: list[list[int]]) -> bool:
     return all(abs(at[1] - v) >= 30 or abs(at[0] - u) >= _LABEL_W for u, v in others)
 
 
+_Axis = Annotated[int, Field(strict=True, ge=0, le=1)]  # 0: x (a vertical band), 1: y
+_Cells = Annotated[Pixels, Field(ge=1)]  # a count of grid cells, at least 1
+
+
+class ZoomPanParams(Params):
+    title: Text  # the card's title
+    width: Pixels  # the map viewport's size
+    height: Pixels
+    grid: Annotated[Pixels, Field(ge=1)]  # the pan grid's cell, in px per axis
+    cross: tuple[Pixels, Pixels]  # the crosshair, in the viewport
+    reach: tuple[_Cells, _Cells]  # the pan's range per axis, +-cells
+    # [place, x, y]: each pin's centre on the map at pan [0, 0]; the first is the named one
+    pins: list_of(tuple[Text, Coordinate, Coordinate], 1, len(_PLACES))
+    label_sides: list_of(Literal["left", "right"], 1, len(_PLACES))  # per pin, its tag's side
+    # [axis, position, width, name or ""] in map coordinates
+    streets: list_of(tuple[_Axis, Coordinate, Pixels, Text], 0, MAX_ITEMS)
+    parks: list_of(tuple[Coordinate, Coordinate, Pixels, Pixels])  # [x, y, w, h] on the map
+    river: tuple[_Axis, Coordinate, Pixels]  # [axis, position, width] on the map
+    zoom: Int  # the zoom level the map's badge shows
+    anchor: Anchor
+    pin: Pixels | None = None  # on a phone: the side of a pin's square hit box
+
+    @model_validator(mode="after")
+    def _pins_and_view(self) -> ZoomPanParams:
+        if len(self.label_sides) != len(self.pins):
+            raise ValueError(f"label_sides must give one side per pin ({len(self.pins)}), got "
+                             f"{len(self.label_sides)}")
+        names = [name for name, _, _ in self.pins]
+        if len(set(names)) != len(names):
+            raise ValueError(f"the pins' places must be distinct, got {names}")
+        if not (self.cross[0] <= self.width and self.cross[1] <= self.height):
+            raise ValueError(f"cross must lie in the {self.width}x{self.height} viewport, got "
+                             f"{list(self.cross)}")
+        return self
+
+
 class ZoomPan(ComponentType):
     name = "zoom_pan"
+    params_model = ZoomPanParams
     family = "view_manipulation"
     gesture = "drag"
     code_size = 2
@@ -192,9 +240,10 @@ class ZoomPan(ComponentType):
         return sample
 
     def states_equal(self, a: Any, b: Any, params: dict[str, Any]) -> bool:
-        def cells(value: Any) -> bool:
+        def cells(value: Any) -> bool:  # a pan within the map's range (+-reach cells)
             return (isinstance(value, list | tuple) and len(value) == 2
-                    and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
+                    and all(isinstance(v, int) and not isinstance(v, bool) and -r <= v <= r
+                            for v, r in zip(value, params["reach"], strict=True)))
 
         return cells(a) and cells(b) and list(a) == list(b)
 

@@ -74,6 +74,8 @@
       `<path d="${ICONS[name] || ICONS.grid}"/></svg>`;
     return node;
   }
+  // Text written into SVG markup, as text: never markup of its own.
+  const escaped = (value) => String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   // An inline SVG of `w` x `h` whose markup is built from our own numbers only.
   function svg(w, h, body) {
     const node = document.createElement("div");
@@ -236,7 +238,7 @@
         bars += `<rect x="${x - cw / n / 4}" y="${ch - v * ch}" width="${cw / n / 2}" height="${v * ch}" ` +
           `rx="2" fill="var(--fs-accent)" opacity="0.35"/>`;
         line += `${i ? "L" : "M"}${x} ${ch - (0.1 + random() * 0.8) * ch} `;
-        bars += `<text x="${x}" y="${ch + 14}" font-size="11" text-anchor="middle" fill="var(--fs-muted)">${labels[i]}</text>`;
+        bars += `<text x="${x}" y="${ch + 14}" font-size="11" text-anchor="middle" fill="var(--fs-muted)">${escaped(labels[i])}</text>`;
       }
       node.classList.add("fsp-panel", "fsp-column");
       node.append(text(kit, "fsp-panel-head", pick(random, ["Sessions", "Revenue", "Sign-ups",

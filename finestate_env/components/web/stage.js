@@ -224,9 +224,13 @@
   function showPage(spec) {
     const scene = spec.scene;
     const page = kit.el("div", { class: "fs-page" });
-    for (const block of scene.blocks) {
-      const paint = blockPainters.get(block.kind);
-      if (!paint) throw new Error(`no web painter for page block '${block.kind}'`);
+    for (const given of scene.blocks) {
+      const paint = blockPainters.get(given.kind);
+      if (!paint) throw new Error(`no web painter for page block '${given.kind}'`);
+      // Numbers as numbers, whatever came (painters write some into SVG markup): the
+      // Python side refuses anything else first (components/domain.py), this is the wall.
+      const block = { ...given, rect: given.rect.map(Number) };
+      if (given.seed !== undefined) block.seed = Number(given.seed);
       const [x, y, w, h] = block.rect;
       const node = kit.el("div", { class: `fs-block fs-block-${block.kind}`, style: {
         left: `${x}px`, top: `${y}px`, width: `${w}px`, height: `${h}px` } });
