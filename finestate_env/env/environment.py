@@ -15,6 +15,7 @@ from gymnasium.error import ResetNeeded
 from finestate_env import components
 from finestate_env.backends import DEFAULT_BACKEND, Backend, BackendCrashed, Rendered, make_backend
 from finestate_env.components import scenes
+from finestate_env.components.domain import check_instance
 from finestate_env.components.themes import themes_for
 from finestate_env.core.actions import ParsedAction, parse_action
 from finestate_env.core.coords import box_from_pixel
@@ -539,9 +540,12 @@ class FineStateEnv(gym.Env):
 def read_instance(given: Any) -> Instance:
     """An instance given to `reset(options={"instance": ...})`: the model, its dict, or
     `info["instance"]`'s JSON text."""
-    if isinstance(given, str | bytes):
-        return Instance.model_validate_json(given)
-    return Instance.model_validate(given)
+    instance = (Instance.model_validate_json(given) if isinstance(given, str | bytes)
+                else Instance.model_validate(given))
+    # Checked against its type's own domain before anything is rendered: an instance
+    # from a file or a client reaches the page (components/domain.py).
+    check_instance(instance, "options['instance']")
+    return instance
 
 
 def _scene_record(live: LiveSpec, rendered: Rendered) -> SceneRecord | None:

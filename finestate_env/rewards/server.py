@@ -42,6 +42,7 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from finestate_env.rewards.completions import response_of
 from finestate_env.rewards.ground_truth import BadGroundTruth
@@ -108,6 +109,17 @@ def create_app(scorer: RewardScorer, *, token: str | None = None,
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
         return _error(422, "; ".join(_field_error(e) for e in exc.errors()[:5]))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):
+        # FastAPI answers a body json.loads raised on with a bare 400 "There was an error
+        # parsing the body": say what was wrong with it, as for any body that is not JSON.
+        cause = exc.__cause__
+        if exc.status_code == 400 and isinstance(cause, RecursionError | UnicodeDecodeError):
+            why = ("nested too deeply" if isinstance(cause, RecursionError)
+                   else f"not UTF-8 text: {cause.reason} at byte {cause.start}")
+            return _error(422, f"body: not JSON ({why})")
+        return _error(exc.status_code, str(exc.detail), getattr(exc, "headers", None))
 
     @app.exception_handler(_Refused)
     async def refused(request: Request, exc: _Refused):

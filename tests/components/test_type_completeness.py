@@ -18,6 +18,7 @@ import pytest
 from finestate_env import components
 from finestate_env.components import COMPONENTS, TYPE_NAMES, measures, scenes
 from finestate_env.components.base import ComponentType, Grab, Slot
+from finestate_env.components.params import Params
 from finestate_env.core.schema import FAMILIES
 
 ROOT = Path(__file__).parents[2]
@@ -29,7 +30,7 @@ PLATFORMS = ("web", "mobile", "desktop")
 # What is in those folders and is no type's: the modules every type uses, the stage and
 # the page around the controls, the Qt modules several types share (qt/renderers/__init__.py).
 NOT_TYPES = {
-    "modules": {"__init__", "base", "measures", "themes"},
+    "modules": {"__init__", "base", "measures", "themes", "params", "domain"},
     "scripts": {"stage", "scene", "measures"},
     "styles": {"stage", "scene", "scene_mobile"},
     "qt": {"__init__", "ranges", "check_buttons", "pickers", "tables"},
@@ -57,6 +58,9 @@ def test_the_type_declares_its_facts(component):
     cls = type(kind)
     assert cls.__module__ == f"finestate_env.components.{component}"
     assert kind.name == component
+    # Its params model, in its own module (components/params.py, components/domain.py)
+    assert issubclass(cls.params_model, Params)
+    assert cls.params_model.__module__ == cls.__module__
     assert kind.family in FAMILIES
     assert kind.gesture in ("tap", "drag")
     for fact in ("name", "family", "gesture", "aliases", "slots"):

@@ -18,9 +18,12 @@ class FormatError(UsageError):
     """A bad record: `PATH:LINE: FIELD: expected ..., got ...`."""
 
     def __init__(self, path: str | Path, line: int, field_name: str, expected: str,
-                 got: str) -> None:
+                 got: str, *, problem: str | None = None) -> None:
+        """`problem`, when given, says what is wrong in its own words (a value its type's
+        domain refuses: components/domain.py) instead of "expected ..., got ..."."""
         self.path, self.line, self.field = str(path), line, field_name
-        super().__init__(f"{path}:{line}: {field_name}: expected {expected}, got {got}")
+        super().__init__(f"{path}:{line}: {field_name}: "
+                         f"{problem or f'expected {expected}, got {got}'}")
 
 
 @dataclass

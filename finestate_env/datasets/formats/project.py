@@ -9,15 +9,23 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from finestate_env.components.domain import InvalidLive, check_instance
 from finestate_env.core.schema import Instance
-from finestate_env.datasets.formats.jsonl import from_validation_error
+from finestate_env.datasets.formats.jsonl import FormatError, from_validation_error
 
 
 def parse_instance(record: dict[str, Any], path: Path, line: int) -> Instance:
+    """The instance of one line, its live block checked against its type's own domain
+    (components/domain.py): nothing a renderer may not be handed passes."""
     try:
-        return Instance.model_validate(record)
+        instance = Instance.model_validate(record)
+        check_instance(instance, "")
     except ValidationError as exc:
         raise from_validation_error(path, line, exc) from None
+    except InvalidLive as exc:
+        raise FormatError(path, line, exc.field.lstrip("."), "", "", problem=exc.problem) \
+            from None
+    return instance
 
 
 def write_lines(lines: Iterable[str], path: str | Path) -> Path:
