@@ -27,7 +27,14 @@ from finestate_env.components.base import (
     sample_anchor,
     touch_size,
 )
-from finestate_env.components.params import Anchor, Params, Pixels, Text, list_of
+from finestate_env.components.params import (
+    Anchor,
+    Params,
+    Pixels,
+    Text,
+    distinct_list_of,
+    list_of,
+)
 from finestate_env.core.schema import Instructions
 
 # (card title, section titles, body sentences).
@@ -97,7 +104,7 @@ _MOST_LINES = 3  # the most sentences of one section's body (the sampler draws 1
 
 class AccordionParams(Params):
     title: Text  # the card's title
-    titles: list_of(Text, 3, _MOST_SECTIONS)  # the sections' titles, top to bottom
+    titles: distinct_list_of(Text, 3, _MOST_SECTIONS)  # the sections' titles, top to bottom
     bodies: list_of(list_of(Text, 1, _MOST_LINES), 3, _MOST_SECTIONS)  # each one's lines
     style: Literal["flush", "separated"]
     header: Pixels  # a header's height
@@ -109,8 +116,6 @@ class AccordionParams(Params):
 
     @model_validator(mode="after")
     def _a_body_per_section(self) -> AccordionParams:
-        if len(set(self.titles)) != len(self.titles):
-            raise ValueError(f"titles must be distinct, got {self.titles}")
         if len(self.bodies) != len(self.titles):
             raise ValueError(f"bodies must hold one body per title: {len(self.titles)} "
                              f"titles, {len(self.bodies)} bodies")

@@ -51,6 +51,7 @@ from finestate_env.components.params import (
     Pixels,
     Positive,
     Text,
+    distinct_list_of,
     list_of,
 )
 from finestate_env.core.schema import Instructions
@@ -114,7 +115,7 @@ class ChartPointParams(Params):
     tick: Positive  # the interval between gridlines
     px_per_step: Pixels  # the y axis's pixels per step
     labels: list_of(Text, 1, _COUNT[1])  # the x axis's category labels
-    names: list_of(Text, 1, _COUNT[1])  # the categories as the instructions name them
+    names: distinct_list_of(Text, 1, _COUNT[1])  # the categories as the instructions name them
     values: list_of(Num | None, 1, _COUNT[1])  # each point's value; null for the target's
     target: Index  # the point whose value is the state
     column: Pixels  # a category's width
@@ -137,8 +138,6 @@ class ChartPointParams(Params):
         if len(self.names) != count or len(self.values) != count:
             raise ValueError(f"labels, names and values must be as long as each other, got "
                              f"{count}, {len(self.names)} and {len(self.values)}")
-        if len(set(self.names)) != count:
-            raise ValueError(f"names must be distinct, got {self.names}")
         if self.target >= count:
             raise ValueError(f"target must index labels (0 to {count - 1}), got {self.target}")
         for i, value in enumerate(self.values):

@@ -40,6 +40,7 @@ from finestate_env.components.params import (
     Params,
     Pixels,
     Text,
+    distinct_list_of,
     list_of,
 )
 from finestate_env.core.schema import Instructions
@@ -77,7 +78,7 @@ _OVERHEAD, _OVERHEAD_HINT = 50, 74
 class CheckboxParams(Params):
     title: Text
     hint: Text | None  # a line under the title, or null
-    labels: list_of(Text, 1, _COUNT[1])  # the items, distinct (the state is a set of them)
+    labels: distinct_list_of(Text, 1, _COUNT[1])  # the items, distinct (the state is a set of them)
     counts: list_of(Int, 1, _COUNT[1]) | None  # a muted count per item, or null
     target: Index  # the item named to toggle
     width: Pixels  # the card's width
@@ -89,8 +90,6 @@ class CheckboxParams(Params):
     @model_validator(mode="after")
     def _target_and_counts(self) -> CheckboxParams:
         count = len(self.labels)
-        if len(set(self.labels)) != count:
-            raise ValueError(f"labels must be distinct, got {self.labels}")
         if self.target >= count:
             raise ValueError(f"target must index labels (0 to {count - 1}), got {self.target}")
         if self.counts is not None and len(self.counts) != count:

@@ -39,7 +39,13 @@ from finestate_env.components.base import (
     size_within,
     touch_size,
 )
-from finestate_env.components.params import Anchor, Params, Pixels, Text, list_of
+from finestate_env.components.params import (
+    Anchor,
+    Params,
+    Pixels,
+    Text,
+    distinct_list_of,
+)
 from finestate_env.core.schema import Instructions
 
 # (label, noun, options in their natural order): a sample keeps that order.
@@ -101,7 +107,7 @@ _MOST_OPTIONS = max(len(pool) for _, _, pool in _LISTS)  # a far goal's list: a 
 class ListBoxParams(Params):
     label: Text  # the field's label
     noun: Text  # what an option is, in the instructions ("country")
-    options: list_of(Text, 2, _MOST_OPTIONS)  # in the list's order
+    options: distinct_list_of(Text, 2, _MOST_OPTIONS)  # in the list's order
     row_height: Pixels
     width: Pixels
     anchor: Anchor
@@ -110,8 +116,6 @@ class ListBoxParams(Params):
 
     @model_validator(mode="after")
     def _distinct_options(self) -> ListBoxParams:
-        if len(set(self.options)) != len(self.options):
-            raise ValueError(f"options must be distinct, got {self.options}")
         if self.page is not None and self.page >= len(self.options):
             raise ValueError(f"page must be below len(options) = {len(self.options)}, "
                              f"got {self.page}")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 # The longest text of one param (a label, a title, a line of body text), in characters.
 MAX_TEXT = 200
@@ -92,3 +92,17 @@ class RangeParams(Params):
             raise ValueError(f"max - min must be 1 to {MAX_STEPS} whole steps, got "
                              f"({self.max} - {self.min}) / {self.step} = {steps:g}")
         return self
+
+
+def _distinct(values: list) -> list:
+    twice = sorted({str(v) for v in values if values.count(v) > 1})
+    if twice:
+        raise ValueError(f"items must be distinct (the control tells them apart by their "
+                         f"text), got {twice} more than once")
+    return values
+
+
+def distinct_list_of(kind: Any, least: int = 0, most: int = MAX_ITEMS) -> Any:
+    """A list of `kind`, `least` to `most` items, no two equal (labels, options, names)."""
+    return Annotated[list[kind], Field(min_length=least, max_length=most),
+                     AfterValidator(_distinct)]

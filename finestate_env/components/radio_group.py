@@ -32,7 +32,14 @@ from finestate_env.components.base import (
     sample_anchor,
     touch_size,
 )
-from finestate_env.components.params import Anchor, Params, Pixels, Text, list_of
+from finestate_env.components.params import (
+    Anchor,
+    Params,
+    Pixels,
+    Text,
+    distinct_list_of,
+    list_of,
+)
 from finestate_env.core.schema import Instructions
 
 # (question, a short name for instructions, options, a muted detail per option or None)
@@ -70,7 +77,7 @@ _OVERHEAD, _OVERHEAD_HINT = 54, 78
 class RadioGroupParams(Params):
     question: Text  # the card's heading
     name: Text  # the group's short name in instructions
-    options: list_of(Text, 2, _COUNT[1])  # distinct: the state is one of them
+    options: distinct_list_of(Text, 2, _COUNT[1])  # distinct: the state is one of them
     details: list_of(Text, 2, _COUNT[1]) | None  # a muted detail per option (stacked), or null
     hint: Text | None  # a line under the options, or null
     layout: Literal["horizontal", "vertical"]  # the options side by side, or stacked
@@ -82,8 +89,6 @@ class RadioGroupParams(Params):
     @model_validator(mode="after")
     def _options_and_details(self) -> RadioGroupParams:
         count = len(self.options)
-        if len(set(self.options)) != count:
-            raise ValueError(f"options must be distinct, got {self.options}")
         if self.details is not None and len(self.details) != count:
             raise ValueError(f"details must be null or as long as options ({count}), got "
                              f"{len(self.details)}")

@@ -34,7 +34,15 @@ from finestate_env.components.base import (
     choose,
     sample_anchor,
 )
-from finestate_env.components.params import Anchor, Index, Params, Pixels, Text, list_of
+from finestate_env.components.params import (
+    Anchor,
+    Index,
+    Params,
+    Pixels,
+    Text,
+    distinct_list_of,
+    list_of,
+)
 from finestate_env.core.schema import Instructions
 
 _LABELS = ("Wi-Fi", "Bluetooth", "Airplane mode", "Auto-update", "Dark mode", "Notifications",
@@ -49,7 +57,7 @@ _SHORT_LABEL = 10  # characters: what a tile narrower than _WIDTH[0] shows whole
 
 class SwitchParams(Params):
     title: Text | None = None  # absent on a card too short for it (a lone settings row)
-    labels: list_of(Text, 1, _COUNT[1])
+    labels: distinct_list_of(Text, 1, _COUNT[1])
     on: list_of(StrictBool | None, 1, _COUNT[1])  # each switch's state; null for the target's
     target: Index  # the switch whose state is the instance's
     width: Pixels  # the card's width
@@ -64,8 +72,6 @@ class SwitchParams(Params):
         count = len(self.labels)
         if len(self.on) != count:
             raise ValueError(f"on must be as long as labels ({count}), got {len(self.on)}")
-        if len(set(self.labels)) != count:
-            raise ValueError(f"labels must be distinct, got {self.labels}")
         if self.target >= count:
             raise ValueError(f"target must index labels (0 to {count - 1}), got {self.target}")
         for i, on in enumerate(self.on):

@@ -29,7 +29,14 @@ from finestate_env.components.base import (
     sample_anchor,
     touch_size,
 )
-from finestate_env.components.params import Anchor, Params, Pixels, Text, list_of
+from finestate_env.components.params import (
+    Anchor,
+    Params,
+    Pixels,
+    Text,
+    distinct_list_of,
+    list_of,
+)
 from finestate_env.core.schema import Instructions
 
 # (panel title, tab labels in the order an app would show them).
@@ -92,7 +99,7 @@ class TabContent(Params):
 
 class TabsParams(Params):
     title: Text  # the card's title
-    labels: list_of(Text, 3, _MOST_TABS)  # the tabs, left to right
+    labels: distinct_list_of(Text, 3, _MOST_TABS)  # the tabs, left to right
     contents: list_of(TabContent, 3, _MOST_TABS)  # each tab's panel, in the labels' order
     lines: Annotated[int, Field(strict=True, ge=2, le=_MOST_LINES)]  # the panel's height in lines
     style: Literal["underline", "pills", "boxed"]
@@ -106,8 +113,6 @@ class TabsParams(Params):
 
     @model_validator(mode="after")
     def _one_panel_per_tab(self) -> TabsParams:
-        if len(set(self.labels)) != len(self.labels):
-            raise ValueError(f"labels must be distinct, got {self.labels}")
         if len(self.contents) != len(self.labels):
             raise ValueError(f"contents must hold one panel per label: {len(self.labels)} "
                              f"labels, {len(self.contents)} contents")
