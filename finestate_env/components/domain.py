@@ -13,7 +13,6 @@ page that runs it, never a reward judged on it.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
@@ -30,7 +29,7 @@ from finestate_env.components.params import (
     list_of,
 )
 from finestate_env.components.themes import MOBILE_THEMES, THEMES, themes_for
-from finestate_env.core.errors import UsageError
+from finestate_env.core.errors import UsageError, field_path, shown
 from finestate_env.core.schema import Instance, LiveSpec, SceneSpec
 
 # Chrome and text blocks every template may draw; the templates add their drawn images.
@@ -73,25 +72,25 @@ class InvalidLive(UsageError):
     """A live block that no renderer may be handed: the message names the field, the value
     and what is allowed (`field`, then `problem`)."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.field, _, self.problem = message.partition(": ")
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field, self.problem = field, problem
 
 
 def check_live(live: LiveSpec, platform: str | None = None, where: str = "live") -> None:
     """InvalidLive unless `live` fits its types' domains (the module docstring). `platform`
     (the instance's) picks its themes and page templates; `where` prefixes field names."""
     kind = _component(live.component, f"{where}.component")
-    _check_params(kind, live.params, f"{where}.params")
+    _validate(kind.params_model, live.params, f"{where}.params")
     for name in ("current_state", "goal_state"):
         _check_state(kind, getattr(live, name), live.params, f"{where}.{name}")
     allowed = themes_for(platform) if platform else THEMES + MOBILE_THEMES
     if live.theme not in allowed:
-        raise InvalidLive(f"{where}.theme: {_shown(live.theme)} is not a theme of "
+        raise InvalidLive(f"{where}.theme", f"{shown(live.theme)} is not a theme of "
                           f"{platform or 'any platform'}; expected one of {list(allowed)}")
     if max(live.viewport.width, live.viewport.height) > MAX_PIXELS:
-        raise InvalidLive(f"{where}.viewport: {live.viewport.width}x{live.viewport.height} "
-                          f"is larger than {MAX_PIXELS} px on a side")
+        raise InvalidLive(f"{where}.viewport", f"{live.viewport.width}x"
+                          f"{live.viewport.height} is larger than {MAX_PIXELS} px on a side")
     if live.scene is not None:
         _check_scene(live.scene, platform, f"{where}.scene")
 
@@ -106,38 +105,34 @@ def check_instance(instance: Instance, where: str = "instance") -> None:
         return
     check_live(live, instance.platform, f"{where}.live")
     kind = COMPONENTS[live.component]
-    for name, value, shown in (("component", instance.component, live.component),
+    for name, value, shows in (("component", instance.component, live.component),
                                ("family", instance.family, kind.family),
                                ("gesture", instance.gesture, kind.gesture),
                                ("current_state", instance.current_state, live.current_state),
                                ("goal_state", instance.goal_state, live.goal_state)):
-        if value != shown:
-            raise InvalidLive(f"{where}.{name}: {_shown(value)}, but its live block shows a "
-                              f"{live.component} whose {name} is {_shown(shown)}")
+        if value != shows:
+            raise InvalidLive(f"{where}.{name}", f"{shown(value)}, but its live block shows a "
+                              f"{live.component} whose {name} is {shown(shows)}")
 
 
 def _component(name: str, where: str):
     if name not in COMPONENTS:
-        raise InvalidLive(f"{where}: {_shown(name)} is not a component type; expected one of "
-                          f"{list(COMPONENTS)}")
+        raise InvalidLive(where, f"{shown(name)} is not a component type; expected one of "
+                                 f"{list(COMPONENTS)}")
     return COMPONENTS[name]
-
-
-def _check_params(kind, params: dict[str, Any], where: str) -> None:
-    _validate(kind.params_model, params, where)
 
 
 def _check_state(kind, state: Any, params: dict[str, Any], where: str) -> None:
     if kind.state_code(state, params) is None:
-        raise InvalidLive(f"{where}: {_shown(state)} is not a state this {kind.name} can hold "
-                          f"(its params allow states such as the sampler draws)")
+        raise InvalidLive(where, f"{shown(state)} is not a state this {kind.name} can hold "
+                                 f"(its params allow states such as the sampler draws)")
 
 
 def _check_scene(scene: SceneSpec, platform: str | None, where: str) -> None:
     platforms = [platform] if platform in scenes.PAGE_PLATFORMS else scenes.PAGE_PLATFORMS
     known = sorted({name for p in platforms for name in scenes.templates(p)})
     if scene.template not in known:
-        raise InvalidLive(f"{where}.template: {_shown(scene.template)} is not a page "
+        raise InvalidLive(f"{where}.template", f"{shown(scene.template)} is not a page "
                           f"template of {platform or 'any platform'}; expected one of {known}")
     _validate(_SceneTexts, {"label": scene.label, "section": scene.section,
                             "rect": list(scene.rect)}, where)
@@ -148,7 +143,7 @@ def _check_scene(scene: SceneSpec, platform: str | None, where: str) -> None:
         kind = _component(control.component, f"{at}.component")
         _validate(_SceneTexts, {"label": control.label, "section": control.section,
                                 "rect": list(control.rect)}, at)
-        _check_params(kind, control.params, f"{at}.params")
+        _validate(kind.params_model, control.params, f"{at}.params")
         _check_state(kind, control.state, control.params, f"{at}.state")
 
 
@@ -163,16 +158,7 @@ def _validate(model: type[BaseModel], value: Any, where: str) -> None:
         model.model_validate(value)
     except ValidationError as exc:
         error = exc.errors()[0]
-        field = "".join(f"[{part}]" if isinstance(part, int) else f".{part}"
-                        for part in error["loc"])
-        raise InvalidLive(f"{where}{field}: {error['msg']} (got "
-                          f"{_shown(error.get('input'))})") from None
+        raise InvalidLive(f"{where}{field_path(error['loc'])}",
+                          f"{error['msg']} (got {shown(error.get('input'))})") from None
 
 
-def _shown(value: Any, limit: int = 80) -> str:
-    """A value as JSON text, cut to `limit` characters (its control characters escaped)."""
-    try:
-        text = json.dumps(value, default=repr)
-    except (ValueError, RecursionError):  # nested too deep to write: its start will do
-        text = repr(value)[:limit]
-    return text if len(text) <= limit else text[:limit] + "..."

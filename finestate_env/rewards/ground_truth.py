@@ -19,7 +19,6 @@ later, or refused with a clear message.
 from __future__ import annotations
 
 import hashlib
-import json
 from functools import cached_property
 from typing import Any, Literal
 
@@ -28,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from finestate_env.components.domain import InvalidLive, check_instance
 from finestate_env.components.params import MAX_PIXELS
 from finestate_env.core.coords import point_to_pixel
-from finestate_env.core.errors import UsageError
+from finestate_env.core.errors import UsageError, field_path, shown
 from finestate_env.core.schema import CoordConvention, Instance, Size
 
 FORMAT = "finestate-reward/1"
@@ -121,8 +120,5 @@ def ground_truth(instance: Instance, coords: CoordConvention,
 
 def _first_error(exc: ValidationError) -> str:
     error = exc.errors()[0]
-    where = ".".join(str(part) for part in error["loc"]) or "(the whole value)"
-    got = json.dumps(error.get("input"), default=str)
-    if len(got) > 80:
-        got = got[:80] + "..."
-    return f"{where}: {error['msg']} (got {got})"
+    where = field_path(error["loc"]).lstrip(".") or "(the whole value)"
+    return f"{where}: {error['msg']} (got {shown(error.get('input'))})"

@@ -48,7 +48,7 @@ import logging
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -409,17 +409,27 @@ class RewardScorer:
         return None
 
     def _score_static(self, pending: _Pending) -> list[Score]:
-        """The box proxy's Scores, computed from the row alone (one by one after a fault)."""
+        """The box proxy's Scores, computed from the row alone."""
+        return self._isolated(pending, pending.completions, lambda completions: score_group(
+            None, pending.truth, completions, pending.mode))
+
+    def _isolated(self, pending: _Pending, completions: list[Any],
+                  scores_of: Callable[[list[Any]], list[Score]]) -> list[Score]:
+        """`scores_of(completions)`; when that raises (a bug some completion's input meets),
+        each completion scored alone, so that only the one whose scoring raises is unjudged
+        (`_fault`) and the others get their own Scores."""
         try:
-            return score_group(None, pending.truth, pending.completions, pending.mode)
-        except Exception:  # noqa: BLE001 (one completion's fault is its own)
-            scores = []
-            for completion in pending.completions:
-                try:
-                    scores += score_group(None, pending.truth, [completion], pending.mode)
-                except Exception as exc:  # noqa: BLE001
-                    scores.append(self._fault(pending, completion, exc))
-            return scores
+            return scores_of(completions)
+        except Exception as exc:  # noqa: BLE001 (one completion's fault is its own)
+            if len(completions) == 1:
+                return [self._fault(pending, completions[0], exc)]
+        scores = []
+        for completion in completions:
+            try:
+                scores += scores_of([completion])
+            except Exception as exc:  # noqa: BLE001
+                scores.append(self._fault(pending, completion, exc))
+        return scores
 
     def _score_pending(self, pool: _Pool, pending: _Pending) -> list[Score]:
         try:
@@ -438,7 +448,14 @@ class RewardScorer:
         return scores
 
     def _score_chunk(self, pool: _Pool, backend: Backend, pending: _Pending,
-                     completions: list[Any], alone: bool = False) -> list[Score]:
+                     completions: list[Any]) -> list[Score]:
+        return self._isolated(pending, completions, lambda chunk: self._score_live(
+            pool, backend, pending, chunk))
+
+    def _score_live(self, pool: _Pool, backend: Backend, pending: _Pending,
+                    completions: list[Any]) -> list[Score]:
+        """The completions judged live on one render; a crash retried (`retries`), then
+        their Scores unjudged with its reason. Any other error propagates (_isolated)."""
         why = None
         for attempt in range(self.retries + 1):
             renders = pool.renders(backend)
@@ -450,12 +467,6 @@ class RewardScorer:
                 why = str(exc)
                 self._count("retried", attempt < self.retries)
                 continue
-            except Exception as exc:  # noqa: BLE001 (one completion's fault is its own)
-                if not alone:
-                    return [score for completion in completions
-                            for score in self._score_chunk(pool, backend, pending,
-                                                           [completion], alone=True)]
-                return [self._fault(pending, completions[0], exc)]
             # A backend that went on from the page its last probe left (WebBackend.probe)
             # did not render: renders counts what was shown, groups what was scored.
             self._count("renders", 1 if renders is None else pool.renders(backend) - renders)

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from finestate_env.core.errors import UsageError
+from finestate_env.core.errors import UsageError, shown
 
 
 class FormatError(UsageError):
@@ -39,15 +39,6 @@ class ReadResult:
     path: Path | None = None
     lines: list[int] = field(default_factory=list)
     unknown_types: dict[str, int] = field(default_factory=dict)
-
-
-def shown(value: Any, limit: int = 80) -> str:
-    """A short JSON-ish rendering of a bad value for an error message."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, allow_nan=True)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def records(path: Path) -> Iterator[tuple[int, Any]]:
