@@ -34,7 +34,7 @@ import numpy as np
 
 from finestate_env.backends.adb_device import AdbBackendError, AdbDevice
 from finestate_env.backends.base import Backend, Measured, Point, Rendered
-from finestate_env.backends.web import CONTENT_TYPES, WEB_ROOT, stage_html
+from finestate_env.backends.web import CONTENT_TYPES, STAGE_CSP, WEB_ROOT, stage_html
 from finestate_env.core.schema import Boxes, Gesture, LiveSpec
 
 BROWSER = "com.android.chrome"
@@ -141,7 +141,8 @@ class AdbBackend(Backend):
                 if path == "/stage.html":
                     page = stage_html().replace(
                         "</body>", '<script src="adb/driver.js"></script>\n</body>')
-                    self._send(200, page.encode(), "text/html")
+                    self._send(200, page.encode(), "text/html",
+                               {"content-security-policy": STAGE_CSP})
                     return
                 target = (WEB_ROOT / path.lstrip("/")).resolve()
                 if target.is_file() and WEB_ROOT.resolve() in target.parents:
@@ -159,9 +160,12 @@ class AdbBackend(Backend):
                         backend._result_ready.notify_all()
                 self._send(204, b"", "text/plain")
 
-            def _send(self, status: int, body: bytes, content_type: str) -> None:
+            def _send(self, status: int, body: bytes, content_type: str,
+                      headers: dict[str, str] | None = None) -> None:
                 self.send_response(status)
                 self.send_header("content-type", content_type)
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
                 self.send_header("content-length", str(len(body)))
                 self.send_header("cache-control", "no-store")
                 self.end_headers()

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
 import os
 import time
 import warnings
@@ -66,8 +67,19 @@ from finestate_env.backends.chromium import (
 )
 from finestate_env.core.schema import Boxes, Gesture, LiveSpec
 
+log = logging.getLogger("finestate.web")
+
 WEB_ROOT = Path(components.__file__).parent / "web"
 ORIGIN = "http://finestate.invalid"  # .invalid never resolves: nothing can leak to a real host
+# The stage page's Content-Security-Policy: only the project's own files run (no inline
+# script, no inline event handler, no eval, no plugin, no frame), so markup that got into
+# a page from data (components/domain.py refuses it first) still cannot run. DevTools'
+# own calls (Runtime.evaluate) are the backend's, and CSP does not apply to them.
+STAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+             "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+             "form-action 'none'; frame-src 'none'")
+# What stage.js's render answers on a page changed by script (checkIntact).
+PAGE_TAMPERED = "FineState: the page was changed by script"
 CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css",
                   ".woff2": "font/woff2", ".ttf": "font/ttf", ".png": "image/png"}
 # Intermediate pointer moves of a drag: the controls only need to see motion.
@@ -166,6 +178,7 @@ class WebBackend(Backend):
         # (spec's JSON, _calls) when the page was left probing that spec, restored (probe)
         self._probe_left: tuple[str, int] | None = None
         self.probe_renders = 0  # probes that had to show their spec (the others went on)
+        self.tampered_pages = 0  # pages replaced because script changed them (_showing)
 
     # -- lifecycle ---------------------------------------------------------
     def start(self) -> None:
@@ -290,10 +303,13 @@ class WebBackend(Backend):
                 if path.parent == WEB_ROOT.resolve() and path.is_file():
                     body = stage_html().encode() if name == "stage.html" else path.read_bytes()
                     content_type = CONTENT_TYPES.get(path.suffix, "application/octet-stream")
+                    headers = [{"name": "content-type", "value": content_type},
+                               {"name": "content-length", "value": str(len(body))}]
+                    if name == "stage.html":
+                        headers.append({"name": "content-security-policy", "value": STAGE_CSP})
                     page.notify("Fetch.fulfillRequest", {
                         "requestId": request_id, "responseCode": 200, "responsePhrase": "OK",
-                        "responseHeaders": [{"name": "content-type", "value": content_type},
-                                            {"name": "content-length", "value": str(len(body))}],
+                        "responseHeaders": headers,
                         "body": base64.b64encode(body).decode()})
                     return
             self.blocked_requests.append(url)
@@ -350,16 +366,35 @@ class WebBackend(Backend):
         # The stage page loaded every asset at start: a render needs no request.
         self._before_render()
         self._park_pointer()
-        result = self._call("render", lambda: self._marking(
+        result = self._showing("render", lambda: self._marking(
             call_expression("FineState.prepare", spec.renderer_spec())))
         return Rendered.from_report(result)
 
     def render_current(self, spec: LiveSpec) -> tuple[Boxes, Any]:
         self._before_render()
         self._park_pointer()
-        result = self._call("render", lambda: self._marking(
+        result = self._showing("render", lambda: self._marking(
             call_expression("FineState.prepareCurrent", spec.renderer_spec())))
         return Boxes(**result["current"]), result["state"]
+
+    def _showing(self, what: str, fn):
+        """A call that shows an instance (stage.js `render`). A page that was changed by
+        script its CSP blocked, or that gained a global none of the project's scripts
+        defines, refuses to show anything more (stage.js, checkIntact): it is replaced by a
+        fresh page (a fresh renderer process, nothing of the old one kept) and the call is
+        made there; `tampered_pages` counts them."""
+        try:
+            return self._call(what, fn)
+        except CdpError as exc:
+            if PAGE_TAMPERED not in str(exc):
+                raise
+            message = str(exc)
+            log.warning("%s: the next instance is shown on a fresh page",
+                        message[message.index(PAGE_TAMPERED):].split("\n", 1)[0])
+            self.tampered_pages += 1
+            self._call("page renewal", self._renew_page)
+            self._renders = 1
+            return self._call(what, fn)
 
     def measure(self, goal: Any) -> Measured:
         result = self._call("measure", lambda: self._cdp.call(
@@ -382,7 +417,7 @@ class WebBackend(Backend):
         self._before_render()  # counts toward the page's renewal, which shows nothing
         left, self._probe_left = self._probe_left, None
         if left != (shown, self._calls):
-            self._call("probe set-up", lambda: self._cdp.call(
+            self._showing("probe set-up", lambda: self._cdp.call(
                 "spec => FineState.startProbing(spec)", spec.renderer_spec()))
             self.probe_renders += 1
         states: list[Any] = []

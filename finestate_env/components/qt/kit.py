@@ -91,9 +91,19 @@ class Card(QFrame):
         return widget
 
 
+class TextLabel(QLabel):
+    """A QLabel that shows its text as text. A plain QLabel guesses (Qt.AutoText) and draws
+    anything that looks like markup ("<b>x</b>", "<img src=...>") as rich text: an
+    instance's labels are data, never markup (components/domain.py)."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+
+
 def heading(text: str, parent: QWidget) -> QLabel:
     """A label in bold: a card's title."""
-    label = QLabel(text, parent)
+    label = TextLabel(text, parent)
     bold = label.font()
     bold.setBold(True)
     label.setFont(bold)
@@ -102,7 +112,7 @@ def heading(text: str, parent: QWidget) -> QLabel:
 
 def muted(text: str, parent: QWidget) -> QLabel:
     """A label in the theme's muted text colour."""
-    label = QLabel(text, parent)
+    label = TextLabel(text, parent)
     label.setForegroundRole(QPalette.PlaceholderText)
     return label
 

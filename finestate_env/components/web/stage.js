@@ -20,6 +20,30 @@
   // (collateral changes) and restored in place with the target between probes.
   let distractors = [];
 
+  // The wall behind the data checks (components/domain.py): the page's CSP (backends/web.py,
+  // STAGE_CSP) runs only the project's own scripts, and every attempt at anything else is
+  // recorded here. A render refuses to go on once one happened, or once a global appeared
+  // that none of the project's scripts defines (they have all loaded by the first render):
+  // the backend then gives the next instance a fresh page, so nothing an instance did
+  // survives into the next one shown. The check costs one list of the window's names.
+  const TAMPERED = "FineState: the page was changed by script";
+  const violations = [];
+  document.addEventListener("securitypolicyviolation", (event) => {
+    violations.push(`${event.effectiveDirective} blocked ${event.blockedURI || "inline code"}`);
+  });
+  let globalsAtFirstRender = null;
+  function checkIntact() {
+    const names = Object.getOwnPropertyNames(window);
+    if (globalsAtFirstRender === null) globalsAtFirstRender = new Set(names);
+    // The backend's own capture markers (web.py, _marking) are its, set from DevTools.
+    const added = names.filter((name) => !globalsAtFirstRender.has(name) &&
+                                         !name.startsWith("__fineState"));
+    if (violations.length || added.length) {
+      throw new Error(`${TAMPERED}: ${[...violations, ...added.map((n) => `window.${n} set`)]
+        .slice(0, 5).join("; ")}`);
+    }
+  }
+
   // Boxes are measured in the pixels of the screenshot, not in CSS px: on a
   // phone one CSS px is `scale` screenshot pixels (the device pixel ratio), and
   // a device browser's page starts `offset` pixels into the screen (status and
@@ -274,6 +298,7 @@
   // `targetOnly`: the page shown is spec's own (prepare's second render), so only the
   // target is built again (showTarget); a lone control is rebuilt whole either way.
   async function render(spec, targetOnly = false) {
+    checkIntact();
     const control = targetOnly && spec.scene ? showTarget(spec) : show(spec);
     // Settled: layout is forced by the measurement below and fonts are local;
     // waiting for pending font loads covers the first render of a session.
@@ -379,6 +404,8 @@
       return states;
     },
     stopProbing() { probing = null; },
+    // What the page's CSP blocked so far (tests read it; a render refuses to go on after one).
+    violations() { return [...violations]; },
     nextProbe,
     boxes(goal) { return withFrozenLayout(() => requireActive().boxes(goal)); },
     // The boxes of the screen as it is now, mid-episode, and how many gestures the

@@ -12,7 +12,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QStackedWidget,
     QToolButton,
     QWidget,
@@ -42,7 +41,7 @@ class CarouselControl(Control):
         self.stack = QStackedWidget(self.card)
         self.stack.setFixedSize(p["width"], p["height"])
         for slide in p["slides"]:
-            page = QLabel(f"{slide['title']}\n{slide['caption']}", self.stack)
+            page = kit.TextLabel(f"{slide['title']}\n{slide['caption']}", self.stack)
             page.setAlignment(Qt.AlignCenter)
             page.setAutoFillBackground(True)
             pal = page.palette()

@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QPainter, QPalette, QPen
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QWidget
 
 from finestate_env.components.qt import kit
 from finestate_env.components.qt.control import Control
@@ -99,7 +99,7 @@ class ChartPointControl(Control):
 
     def build(self, state: Any) -> None:
         p = self.params
-        self.card.add(QLabel(p["subtitle"], self.card))
+        self.card.add(kit.TextLabel(p["subtitle"], self.card))
         values = [state if i == p["target"] else v for i, v in enumerate(p["values"])]
         self.plot = ChartPlot(self.card, p, values)
         self.card.add(self.plot)

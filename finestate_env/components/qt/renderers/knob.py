@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDial, QLabel
+from PySide6.QtWidgets import QDial
 
 from finestate_env.components.qt import kit
 from finestate_env.components.qt.renderers.ranges import GridReadout
@@ -44,7 +44,7 @@ class KnobControl(GridReadout):
         self.dial.setFocusPolicy(Qt.NoFocus)
         self.dial.setFixedSize(2 * p["radius"], 2 * p["radius"])
         self.dial.setValue(kit.grid_index(state, p["min"], p["step"]))
-        self.readout = QLabel(self.card)
+        self.readout = kit.TextLabel(self.card)
         self.dial.valueChanged.connect(self._show)
         self.value_widget = self.dial
         self._show()

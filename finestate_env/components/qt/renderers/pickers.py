@@ -20,8 +20,8 @@ from finestate_env.components.qt.control import Control
 def value_field(card: kit.Card, label: str) -> QLabel:
     """Add `label` and under it a read-only field showing the chosen value, as the
     popup's owner, to `card`; returns the field (empty: the control fills it)."""
-    card.add(QLabel(label, card))
-    field = QLabel("", card)
+    card.add(kit.TextLabel(label, card))
+    field = kit.TextLabel("", card)
     field.setFrameShape(QFrame.StyledPanel)
     field.setMargin(4)
     card.add(field)

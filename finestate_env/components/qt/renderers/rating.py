@@ -12,7 +12,7 @@ from typing import Any
 
 from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette, QPolygonF
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from finestate_env.components.qt import kit
 from finestate_env.components.qt.control import Control
@@ -97,7 +97,7 @@ class RatingControl(Control):
             inline = p["layout"] == "inline"
             layout = QHBoxLayout(row) if inline else QVBoxLayout(row)
             layout.setContentsMargins(0, 0, 0, 0)
-            name = QLabel(label, row)
+            name = kit.TextLabel(label, row)
             if inline:
                 name.setFixedWidth(p["label_width"])
             layout.addWidget(name)

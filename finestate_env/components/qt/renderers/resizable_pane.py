@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QListWidget,
     QPlainTextEdit,
     QSplitter,
@@ -133,7 +132,7 @@ def _pane_head(parent: QWidget, *titles: str) -> QWidget:
     layout.setContentsMargins(8, 4, 8, 4)
     layout.setSpacing(12)
     for i, title in enumerate(titles):
-        label = QLabel(title.upper(), row)
+        label = kit.TextLabel(title.upper(), row)
         small = label.font()
         small.setPixelSize(11)
         small.setBold(i == 0)

@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QToolButton, QWidget
 
 from finestate_env.components.qt import kit
 from finestate_env.components.qt.control import Control
@@ -27,9 +27,9 @@ class SeekBarControl(Control):
     def build(self, state: Any) -> None:
         p = self.params
         self.steps = p["duration"] // p["step"]
-        self.card.add(QLabel(p["subtitle"], self.card))
+        self.card.add(kit.TextLabel(p["subtitle"], self.card))
         if p["poster"]:
-            poster = QLabel(self.card)
+            poster = kit.TextLabel(self.card)
             poster.setFixedSize(p["poster"] * 16 // 9, p["poster"])
             poster.setAutoFillBackground(True)
             poster.setBackgroundRole(QPalette.Dark)
@@ -40,10 +40,10 @@ class SeekBarControl(Control):
         self.play = QToolButton(row)
         self.play.setArrowType(Qt.RightArrow)
         self.play.setFocusPolicy(Qt.NoFocus)
-        self.elapsed = QLabel(row)
+        self.elapsed = kit.TextLabel(row)
         self.elapsed.setFixedWidth(48)
         self.slider = grid_slider(row, self.steps, state // p["step"], p["track"])
-        total = QLabel(_clock(p["duration"]), row)
+        total = kit.TextLabel(_clock(p["duration"]), row)
         for widget in (self.play, self.elapsed, self.slider, total):
             layout.addWidget(widget)
         layout.addStretch(1)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QLabel, QToolButton, QWidget
+from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QToolButton, QWidget
 
 from finestate_env.components.qt import kit
 from finestate_env.components.qt.control import Control
@@ -24,7 +24,7 @@ class SegmentedControl(Control):
         self.rows, self.buttons, self.groups = [], [], []
         for g, spec in enumerate(p["groups"]):
             shown = state if g == p["target"] else p["selected"][g]
-            self.card.add(QLabel(spec["label"], self.card))
+            self.card.add(kit.TextLabel(spec["label"], self.card))
             row = QWidget(self.card)
             layout = QHBoxLayout(row)
             layout.setContentsMargins(0, 0, 0, 0)

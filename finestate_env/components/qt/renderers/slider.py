@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import QLabel
-
 from finestate_env.components.qt import kit
 from finestate_env.components.qt.renderers.ranges import GridReadout, grid_slider, slider_boxes
 
@@ -25,7 +23,7 @@ class SliderControl(GridReadout):
         self.steps = kit.grid_index(p["max"], p["min"], p["step"])
         self.slider = grid_slider(self.card, self.steps,
                                   kit.grid_index(state, p["min"], p["step"]), p["track"])
-        self.readout = QLabel(self.card)
+        self.readout = kit.TextLabel(self.card)
         self.slider.valueChanged.connect(self._show)
         self.value_widget = self.slider
         self._show()

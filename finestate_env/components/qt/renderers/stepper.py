@@ -14,7 +14,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
-    QLabel,
     QStyle,
     QStyleOptionSpinBox,
     QVBoxLayout,
@@ -38,7 +37,7 @@ class StepperControl(Control):
             inline = p["layout"] == "inline"
             layout = QHBoxLayout(row) if inline else QVBoxLayout(row)
             layout.setContentsMargins(0, 0, 0, 0)
-            layout.addWidget(QLabel(field["label"], row), 1)
+            layout.addWidget(kit.TextLabel(field["label"], row), 1)
             decimals = kit.decimals(field["step"])
             spin = QDoubleSpinBox(row)
             spin.setDecimals(decimals)

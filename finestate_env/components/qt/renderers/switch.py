@@ -11,7 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette
-from PySide6.QtWidgets import QAbstractButton, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QAbstractButton, QHBoxLayout, QWidget
 
 from finestate_env.components.qt import kit
 from finestate_env.components.qt.control import Control
@@ -54,7 +54,7 @@ class SwitchControl(Control):
             row = QWidget(self.card)
             layout = QHBoxLayout(row)
             layout.setContentsMargins(0, 2, 0, 2)
-            layout.addWidget(QLabel(label, row), 1)
+            layout.addWidget(kit.TextLabel(label, row), 1)
             switch = SwitchButton(row)
             switch.setChecked(bool(state) if i == p["target"] else bool(p["on"][i]))
             layout.addWidget(switch)

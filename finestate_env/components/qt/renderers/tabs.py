@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QStackedWidget, QTabBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QStackedWidget, QTabBar, QVBoxLayout, QWidget
 
 from finestate_env.components.qt import kit
 from finestate_env.components.qt.control import Control
@@ -33,7 +33,7 @@ class TabsControl(Control):
             page = QWidget(self.pages)
             layout = QVBoxLayout(page)
             layout.setContentsMargins(4, 4, 4, 4)
-            heading = QLabel(content["heading"], page)
+            heading = kit.TextLabel(content["heading"], page)
             layout.addWidget(heading)
             for line in content["lines"]:
                 layout.addWidget(kit.muted(line, page))
