@@ -107,6 +107,10 @@ bench: install
 	# before and after (and a random tap), a plot beside each JSON. About 19 min in all.
 	$(PY) -m benchmarks.learn_bench --level 0 --budget-minutes 9 --out bench-learn-level0.json
 	$(PY) -m benchmarks.learn_bench --level 1 --budget-minutes 8 --out bench-learn-level1.json
+	# What a crash costs (#46): per backend, an oracle step beside the same step after its
+	# backend was killed and recovered (render, replay, gesture again); fails when a killed
+	# step is not recovered with the undisturbed verdict. About a minute.
+	$(PY) -m benchmarks.recovery_bench --episodes 8 --out bench-recovery.json
 	# Every figure beside its target, from the files above (bench-summary.json).
 	$(PY) -m benchmarks.bench_summary
 

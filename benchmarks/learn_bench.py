@@ -52,13 +52,15 @@ def make_env(components: list[str], level: int, viewport: tuple[int, int],
 
 def success_rate(env: GridActions, act, seeds: range) -> float:
     """The share of the seeds' episodes whose one gesture, `act(obs)`, reaches the goal."""
-    wins = 0
+    wins = judged = 0
     for seed in seeds:
         obs, _ = env.reset(seed=seed)
         _, _, terminated, truncated, info = env.step(act(obs))
         assert terminated or truncated, "level 0-2 episodes are one gesture long"
-        wins += bool(info["success"])
-    return wins / len(seeds)
+        if info["unjudged"] is None:  # a crash past recovery is no verdict either way
+            judged += 1
+            wins += bool(info["success"])
+    return wins / judged if judged else 0.0
 
 
 class Curve:
@@ -72,7 +74,7 @@ class Curve:
         class _Callback(BaseCallback):
             def _on_step(self) -> bool:
                 for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
-                    if done:
+                    if done and info.get("unjudged") is None:
                         outer.successes.append(bool(info["success"]))
                 return time.perf_counter() - outer.started < budget_s
 

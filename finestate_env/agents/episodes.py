@@ -37,6 +37,7 @@ def run_episodes(env, agent, episodes: int, seed: int = 0,
                 changed += [c for c in json.loads(info["collateral_changed"]) if c not in changed]
             result = result.model_copy(update={
                 "gestures": gestures, "episode_success": bool(info["success"]),
+                "unjudged": result.unjudged or info.get("unjudged"),
                 "episode_collateral_changed": changed,
                 "oracle_gestures": int(info["oracle_actions"])})
         results.append(result)
@@ -55,7 +56,8 @@ def step_result(info: dict[str, Any], action: Any) -> StepResult:
         success=info["success"], static=StageVerdicts(**info["static"]),
         live=StageVerdicts(**info["live"]), crosscheck=info["crosscheck"],
         action_error=info["action_error"], timings=info.get("timings", {}),
-        collateral_changed=json.loads(info["collateral_changed"]))
+        collateral_changed=json.loads(info["collateral_changed"]),
+        unjudged=info.get("unjudged"))
 
 
 def _point(action: Any, key: str) -> tuple[float, float] | None:

@@ -333,7 +333,7 @@ class DesktopBackend(Backend):
             with _x_environment(self.display, self.xauthority):
                 image = ImageGrab.grab(xdisplay=self.display)
         except OSError as exc:
-            raise BackendCrashed(f"the X display died during screenshot: {exc}") from exc
+            raise self._display_died("screenshot", exc) from exc
         return np.asarray(image.convert("RGB"))
 
     def perform(self, gesture: Gesture, p0: tuple[float, float], p1: tuple[float, float]) -> None:
@@ -362,7 +362,14 @@ class DesktopBackend(Backend):
                                p0[1] + (p1[1] - p0[1]) * i / DRAG_STEPS)
                 gui.mouseUp(p1[0], p1[1])
         except Exception as exc:  # the X connection broke: the display died
-            raise BackendCrashed(f"the X display died during a {gesture}: {exc}") from exc
+            raise self._display_died(f"a {gesture}", exc) from exc
+
+    def _display_died(self, what: str, exc: Exception) -> BackendCrashed:
+        """The crash of a broken X connection. The display and the app are stopped whole
+        (Xvfb may not have been reaped yet, so the next render could not tell it died):
+        the next render starts both afresh."""
+        self.close()
+        return BackendCrashed(f"the X display died during {what}: {exc}")
 
     def _pointer(self):
         self._gui.platformModule._display = self._xlib
@@ -380,7 +387,10 @@ class DesktopBackend(Backend):
     def _park_pointer(self) -> None:
         # The pointer left over from the last action would hover over the next
         # control; park it in the stage margin so the same seed gives the same pixels.
-        self._pointer().moveTo(*PARK)
+        try:
+            self._pointer().moveTo(*PARK)
+        except Exception as exc:  # the X connection broke: the display died
+            raise self._display_died("a render", exc) from exc
 
     def _check_app(self, what: str) -> None:
         if self.app is None or self.app.poll() is not None:

@@ -35,6 +35,9 @@ def format_summary(summary: dict[str, Any], crosscheck_by_type: bool = True) -> 
                      f"({collateral['with_success']} of them still reached the goal)")
     if summary["action_errors"]:
         lines.append(f"action errors: {summary['action_errors']}")
+    if summary.get("unjudged"):
+        lines.append(f"unjudged (the backend crashed past recovery; in no metric): "
+                     f"{summary['unjudged']}")
     return "\n".join(lines)
 
 

@@ -59,11 +59,16 @@ def collateral_table(results: Iterable[Any]) -> dict[str, Any]:
 
 
 def summarize(results: Iterable[StepResult]) -> dict[str, Any]:
-    results = list(results)
+    """The summary of judged results; results that could not be judged (a crash past
+    recovery) count in no metric, and `unjudged` counts them (present when there are any)."""
+    everything = list(results)
+    results = [r for r in everything if r.unjudged is None]
     summary = {"static": metric_table(results, "static"), "live": metric_table(results, "live"),
                "crosscheck": crosscheck_table(results),
                "collateral": collateral_table(results),
                "action_errors": sum(r.action_error is not None for r in results)}
+    if len(results) < len(everything):
+        summary["unjudged"] = len(everything) - len(results)
     episodes = [r for r in results if r.gestures is not None]
     if episodes:  # several gestures per episode: what the episodes did beyond the first
         gestures = [r.gestures for r in episodes]

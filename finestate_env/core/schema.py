@@ -26,7 +26,9 @@ Platform = Literal["web", "mobile", "desktop"]
 Family = Literal["numeric_range", "toggle_option", "specific_data", "view_manipulation"]
 Gesture = Literal["tap", "drag"]
 CoordConvention = Literal["pixel", "normalized", "1000"]
-CrossCheck = Literal["agree", "false_accept", "false_reject"]
+# "unjudged": the backend crashed and the step could not be done again (env `recoveries`):
+# no verdict, counted apart by every metric (core/metrics.py).
+CrossCheck = Literal["agree", "false_accept", "false_reject", "unjudged"]
 
 FAMILIES: tuple[Family, ...] = (
     "numeric_range",
@@ -268,7 +270,7 @@ class StepResult(_OmitWhenNone):
     """One performed action and what it did, static beside live."""
 
     _omitted_when_none = ("gestures", "episode_success", "episode_collateral_changed",
-                          "oracle_gestures")
+                          "oracle_gestures", "unjudged")
 
     id: str
     component: str
@@ -293,6 +295,9 @@ class StepResult(_OmitWhenNone):
     episode_success: bool | None = None
     episode_collateral_changed: list[str] | None = None
     oracle_gestures: int | None = None  # what the oracle takes to the goal (info oracle_actions)
+    # Why the step could not be judged (the backend crashed past recovery): then no metric
+    # counts it, and the summary counts it apart. None (left out of dumps) when judged.
+    unjudged: str | None = None
 
     @property
     def collateral(self) -> bool:

@@ -40,6 +40,16 @@ MAX_ACTIONS = 100
 # "capture": every step's observation is a new screenshot. "skip": a step that terminates
 # the episode takes none (its observation's pixels are those the gesture acted on).
 TERMINAL_OBS = ("capture", "skip")
+# How many times one step is done again after its backend crashed (make option
+# `recoveries`): each time on a fresh render with the episode's gestures performed again.
+RECOVERIES = 1
+
+
+class EpisodeLost(RuntimeError):
+    """The episode could not be shown again as it was after a crash (the state read back
+    after its gestures were performed again is not the one the episode had)."""
+
+
 # A phone's native screen: 360x800 CSS px at device scale factor 3 (backends/mobile.py).
 DEFAULT_VIEWPORTS: dict[str, tuple[int, int]] = {"mobile": (1080, 2400)}
 
@@ -166,7 +176,8 @@ class FineStateEnv(gym.Env):
                  theme: str | None = None, backend: str | Backend | None = None,
                  backend_options: dict[str, Any] | None = None, timings: bool = False,
                  scene: str | None = None, max_actions: int | None = None,
-                 level: int | None = None, terminal_obs: str = "capture") -> None:
+                 level: int | None = None, terminal_obs: str = "capture",
+                 recoveries: int = RECOVERIES) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if coord_mode not in ("pixel", "normalized"):
@@ -180,6 +191,10 @@ class FineStateEnv(gym.Env):
             raise ValueError(f"terminal_obs must be one of {list(TERMINAL_OBS)}, "
                              f"got {terminal_obs!r}")
         self.terminal_obs = terminal_obs
+        if isinstance(recoveries, bool) or not isinstance(recoveries, int | np.integer) or \
+                not 0 <= recoveries <= 10:
+            raise ValueError(f"recoveries must be a whole number in 0..10, got {recoveries!r}")
+        self.recoveries = int(recoveries)
         self._max_actions_given = None if max_actions is None else int(max_actions)
         # The arguments alone, before a backend is made: the scene's name, or the level's.
         if level is None:
@@ -247,6 +262,9 @@ class FineStateEnv(gym.Env):
         self._boxes: Boxes | None = None
         self._reach = 1
         self._oracle_actions = 1
+        # The gestures performed so far this episode, (p0, p1) in screenshot pixels: what a
+        # recovery performs again on a fresh render (_restore_episode).
+        self._performed: list[tuple[Any, Any]] = []
 
     # -- gymnasium API -----------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -279,6 +297,7 @@ class FineStateEnv(gym.Env):
         self._capture()
         self._done = False
         self._state, self._actions = rendered.state, 0
+        self._performed = []
         # A page's distractors as the render read them back: the first gesture's "before".
         self._distractors = rendered.distractor_states
         self._distance = self._distance_to_goal(rendered.state)
@@ -305,44 +324,130 @@ class FineStateEnv(gym.Env):
         # one gesture away is exact by no box.
         boxes, in_reach = self._boxes, self._reach == 1
         performed = parsed.error is None
-        try:
-            judged = perform_and_judge(self.backend, instance, parsed.p0, parsed.p1, boxes=boxes,
-                                       action_error=parsed.error, shown_state=self._state,
-                                       goal_in_reach=in_reach,
-                                       distractors_shown=self._distractors)
-        except BackendCrashed as exc:  # reported, and the next reset restarts it
-            performed = False
-            judged = judge(instance, parsed.p0, parsed.p1, None, boxes=boxes,
-                           action_error=str(exc), goal_in_reach=in_reach)
-            self._done = True  # the control is gone: nothing left to act on
-        timings = {"action": 0.0, "readback": 0.0, "screenshot": 0.0, **judged.timings}
+        # A crash is never a verdict (docs/design.md §4b): the step is done again on a
+        # fresh render with the episode's gestures performed again (_restore_episode), at
+        # most `recoveries` times; past that, or when the episode cannot be restored, it is
+        # truncated and unjudged.
+        recovered = unjudged = None
+        recovery_ms = 0.0
+        for attempt in range(self.recoveries + 1):
+            try:
+                outcome = self._act(instance, parsed, boxes, in_reach)
+                break
+            except BackendCrashed as exc:
+                cause = str(exc)
+            if attempt == self.recoveries:
+                unjudged = cause
+                break
+            recovery_started = time.perf_counter()
+            try:
+                self._restore_episode()
+            except (BackendCrashed, EpisodeLost) as exc:
+                unjudged = f"{cause}; then, restoring the episode: {exc}"
+                break
+            recovered = cause
+            recovery_ms += _ms(recovery_started)
         self._actions += 1
+        if unjudged is not None:
+            return self._unjudged_step(instance, parsed, boxes, in_reach, unjudged, started)
+        judged, captured, measured = outcome
+        timings = {"action": 0.0, "readback": 0.0, "screenshot": 0.0, **judged.timings}
         if performed:
+            self._performed.append((parsed.p0, parsed.p1))
             self._state, self._distractors = judged.state, judged.distractor_states
             self._distance = self._distance_to_goal(judged.state)
+        if measured is not None:
+            self._boxes, self._reach = measured
         success = judged.live_exact
-        # One gesture (the FineState protocol): the episode ends with it. More: it ends
-        # when the goal is reached, and is cut off after max_actions gestures.
-        terminated = self.max_actions == 1 or success or self._done
+        terminated = self.max_actions == 1 or success
         truncated = not terminated and self._actions >= self.max_actions
         self._done = terminated or truncated
-        # Without input nothing changed, and after a crash there is nothing to capture: the
-        # last screenshot stays the observation. terminal_obs="skip": a terminal state's
-        # value is 0 to every learner, so its pixels are never learnt from; the screen is
-        # captured only if render() asks for it. A truncated end is captured (a learner
-        # bootstraps from it).
-        reuse = not performed or (self.terminal_obs == "skip" and terminated)
-        if not reuse:
+        if captured is not None:
+            timings["screenshot"] = captured
+        timings["total"] = _ms(started)
+        if recovered is not None:
+            timings["recovery"] = recovery_ms
+        info = self._step_info(instance, judged)
+        info.update(recovered=recovered)
+        if self.timings:
+            info["timings"] = timings
+        reuse = captured is None
+        return self._observation(reuse), float(success), bool(terminated), bool(truncated), info
+
+    def _act(self, instance: Instance, parsed: ParsedAction, boxes: Boxes, in_reach: bool):
+        """Perform and judge one gesture, then capture and measure the screen it leaves:
+        (judgement, the capture's ms or None when the last screenshot stands, the next
+        screen's (boxes, reach) or None). Nothing of the env's episode changes here but its
+        screenshot: BackendCrashed from any part leaves the step to be done again whole."""
+        performed = parsed.error is None
+        judged = perform_and_judge(self.backend, instance, parsed.p0, parsed.p1, boxes=boxes,
+                                   action_error=parsed.error, shown_state=self._state,
+                                   goal_in_reach=in_reach, distractors_shown=self._distractors)
+        terminated = self.max_actions == 1 or judged.live_exact
+        last = terminated or self._actions + 1 >= self.max_actions
+        # Without input nothing changed: the last screenshot stays the observation.
+        # terminal_obs="skip": a terminal state's value is 0 to every learner, so its pixels
+        # are never learnt from; the screen is captured only if render() asks for it. A
+        # truncated end is captured (a learner bootstraps from it).
+        captured = None
+        if performed and not (self.terminal_obs == "skip" and terminated):
             shot_started = time.perf_counter()
             self._capture()
-            timings["screenshot"] = _ms(shot_started)
+            captured = _ms(shot_started)
         elif performed:
             self._full = None  # the screen changed uncaptured: render() takes it
-        timings["total"] = _ms(started)
-        action_error = judged.action_error
-        if performed and not self._done:  # the next gesture acts on a new screen: measure it
-            action_error = self._measure(instance)
-            terminated = self._done = action_error is not None
+        measured = None
+        if performed and not last:  # the next gesture acts on a new screen: measure it
+            found = self.backend.measure(instance.goal_state)
+            # A type whose every goal is one gesture away leaves the count to its state.
+            reach = found.reach if found.reach is not None else (
+                0 if self._distance_to_goal(judged.state) == 0.0 else 1)
+            measured = (found.boxes, reach)
+        return judged, captured, measured
+
+    def _restore_episode(self) -> None:
+        """Show the episode again as it was before the step that crashed: the instance
+        rendered afresh (the backend restarts itself), its gestures performed again, and
+        the state (and a page's distractors) read back checked against what the episode
+        had: renders are deterministic, so the screen is the one the agent saw. EpisodeLost
+        when it is not."""
+        instance = self._instance
+        rendered = self.backend.render(instance.live)
+        state, distractors = rendered.state, rendered.distractor_states
+        for p0, p1 in self._performed:
+            self.backend.perform(instance.gesture, tuple(p0), tuple(p1))
+        if self._performed:
+            if instance.live.scene is not None:
+                state, distractors = self.backend.read_state_and_distractors()
+            else:
+                state = self.backend.read_state()
+        if encode_state(state) != encode_state(self._state):
+            raise EpisodeLost(f"the control shows {encode_state(state)} after the episode's "
+                              f"{len(self._performed)} gestures again, not "
+                              f"{encode_state(self._state)}")
+        if tuple(distractors) != tuple(self._distractors):
+            raise EpisodeLost("the page's other controls show other states after the "
+                              "episode's gestures again")
+
+    def _unjudged_step(self, instance: Instance, parsed: ParsedAction, boxes: Boxes,
+                       in_reach: bool, cause: str, started: float):
+        """A step whose gesture could not be judged: truncated (never terminated, never a
+        failure or a false accept), reward 0.0 (Gymnasium needs a float), the cause in
+        info["unjudged"], crosscheck "unjudged"; the next reset starts afresh."""
+        self._done = True
+        judged = judge(instance, parsed.p0, parsed.p1, None, boxes=boxes,
+                       action_error=parsed.error, goal_in_reach=in_reach)
+        info = self._step_info(instance, judged)
+        info.update(state=encode_state(self._state), success=False,
+                    live=dict.fromkeys(info["live"], False), crosscheck="unjudged",
+                    unjudged=f"the backend crashed and the step could not be judged: {cause}",
+                    recovered=None)
+        if self.timings:
+            info["timings"] = {"action": 0.0, "readback": 0.0, "screenshot": 0.0,
+                               "total": _ms(started)}
+        return self._observation(True), 0.0, False, True, info
+
+    def _step_info(self, instance: Instance, judged: Any) -> dict[str, Any]:
         info = self._reset_info(instance, instance.current_state)
         info.update(
             state=encode_state(judged.state),
@@ -350,7 +455,7 @@ class FineStateEnv(gym.Env):
             static=judged.static.model_dump(),
             live=judged.live.model_dump(),
             crosscheck=judged.crosscheck,
-            action_error=action_error,
+            action_error=judged.action_error,
             # A page's distractors read back: did the action change anything but the
             # target (always False for a lone control), and which (JSON text of labels).
             collateral=judged.collateral,
@@ -358,10 +463,9 @@ class FineStateEnv(gym.Env):
             distance=self._distance,
             actions=self._actions,
             oracle_actions=self._oracle_actions,
+            unjudged=None,
         )
-        if self.timings:
-            info["timings"] = timings
-        return self._observation(reuse), float(success), bool(terminated), bool(truncated), info
+        return info
 
     def render(self) -> np.ndarray | None:
         if self.render_mode != "rgb_array" or self._screenshot is None:
@@ -506,19 +610,6 @@ class FineStateEnv(gym.Env):
             "boxes": {"current": self._boxes_in_frame(self._boxes),
                       "target": self._boxes_in_frame(instance.boxes.target)},
         }
-
-    def _measure(self, instance: Instance) -> str | None:
-        """Measure the screen the next gesture acts on; the crash's message when the backend
-        died meanwhile (the episode ends, as after a crash in a gesture)."""
-        try:
-            measured = self.backend.measure(instance.goal_state)
-        except BackendCrashed as exc:
-            return str(exc)
-        self._boxes = measured.boxes
-        # A type whose every goal is one gesture away leaves the count to its state.
-        self._reach = measured.reach if measured.reach is not None else (
-            0 if self._distance == 0.0 else 1)
-        return None
 
     def _distance_to_goal(self, state: Any) -> float:
         instance = self._instance

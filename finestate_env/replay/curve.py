@@ -60,14 +60,17 @@ def precision_curve(sigmas: Sequence[float], components: Sequence[str] | None = 
                 # A fresh agent per sigma with the same seed: the same unit noise, scaled.
                 agent = NoisyOracleAgent(**{f"sigma_{noise_on}": sigma}, seed=seed,
                                          coord_mode=env.coord_mode)
-                hits_live = hits_static = 0
+                hits_live = hits_static = judged = 0
                 for i in range(episodes_per_type):
                     obs, info = env.reset(seed=seed + i, options={"component": name})
                     _, _, _, _, info = env.step(agent.act(obs, info))
+                    if info["unjudged"] is not None:  # a crash past recovery: no verdict
+                        continue
+                    judged += 1
                     hits_live += bool(info["success"])
                     hits_static += bool(info["static"]["es_sr_int"])
-                live.append(hits_live / episodes_per_type)
-                static.append(hits_static / episodes_per_type)
+                live.append(hits_live / judged if judged else 0.0)
+                static.append(hits_static / judged if judged else 0.0)
             component = COMPONENTS[name]
             by_component[name] = {
                 "family": component.family, "gesture": component.gesture,

@@ -150,7 +150,7 @@ def test_offline_device_is_a_clear_error_in_bounded_time(adb_server):
     assert time.monotonic() - started < 20
 
 
-def test_a_device_lost_mid_episode_is_reported_in_the_step(adb_server,
+def test_a_device_lost_mid_episode_makes_the_step_unjudged(adb_server,
                                                            step_after_losing_the_device):
     device = Device(adb_server)
     env = gym.make("FineState-Mobile-v0", backend="adb", scene="control",

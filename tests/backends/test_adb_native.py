@@ -271,7 +271,7 @@ def test_the_app_not_in_front_is_a_clear_error(adb_server, apk):
         device.stop()
 
 
-def test_a_device_lost_mid_episode_is_an_action_error_then_a_clear_error(
+def test_a_device_lost_mid_episode_is_an_unjudged_step_then_a_clear_error(
         adb_server, apk, step_after_losing_the_device):
     device = Device(adb_server)
     env = gym.make("FineState-Mobile-v0", backend="adb", scene="control",

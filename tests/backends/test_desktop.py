@@ -203,20 +203,21 @@ def _processes_of(backend):
     return {backend.app.pid, backend.xvfb.pid}
 
 
-def test_killed_app_mid_episode_is_reported_and_replaced(env):
+def test_killed_app_mid_episode_is_replaced_and_the_step_recovered(env):
     component = DESKTOP_TYPES[0]
     obs, info = env.reset(seed=5, options={"component": component})
     backend = env.backend
     old_app, xvfb = backend.app.pid, backend.xvfb.pid
     os.kill(old_app, signal.SIGKILL)
     _, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
-    assert reward == 0.0 and terminated and info["success"] is False
-    assert "Qt app died" in info["action_error"], info["action_error"]
+    # A crash is never a verdict: the app restarted on the same display, the instance was
+    # shown again and the gesture performed again.
+    assert reward == 1.0 and terminated and info["success"] is True
+    assert "Qt app died" in info["recovered"], info["recovered"]
     assert alive({old_app}) == set()
-    # The next reset restarts the app on the same display, and the oracle works again.
+    assert backend.app.pid != old_app and backend.xvfb.pid == xvfb
     reward, _, _, info = _oracle_episode(env, component, 6)
     assert reward == 1.0, info
-    assert backend.app.pid != old_app and backend.xvfb.pid == xvfb
 
 
 def test_close_leaves_nothing_behind():
@@ -240,7 +241,8 @@ def test_close_leaves_nothing_behind():
     pids, workdir = _processes_of(backend), backend.workdir
     os.kill(backend.app.pid, signal.SIGKILL)
     _, _, _, _, info = env.step(OracleAgent().act(obs, info))
-    assert info["action_error"] is not None
+    assert info["recovered"] is not None  # on a new app, which close() must stop too
+    pids |= _processes_of(backend)
     os.kill(backend.xvfb.pid, signal.SIGKILL)
     env.close()
     assert alive(pids) == set()

@@ -84,7 +84,7 @@ def test_a_killed_browser_leaves_no_noise_and_no_process():
             os.kill(pid, signal.SIGKILL)
         time.sleep(0.3)
         point = np.array([10, 10], np.float32)
-        print(env.step({"p0": point, "p1": point})[4]["action_error"] is not None)
+        print(env.step({"p0": point, "p1": point})[4]["recovered"] is not None)
         env.reset(seed=1)  # a new browser
         env.close()
         import gc; gc.collect()

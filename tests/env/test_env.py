@@ -139,15 +139,26 @@ def test_reset_renders_a_given_instance(env):
 
 
 def test_no_request_leaves_the_browser(env):
+    """Requests elsewhere are refused twice over: the page's CSP blocks them (and records
+    it), and the backend's interception fails whatever reaches it that is not one of the
+    package's own files."""
     env.reset(seed=1)
     before = len(env.backend.blocked_requests)
     env.backend.evaluate("""async () => {
         const img = new Image(); img.src = 'https://example.com/pixel.png';
         try { await fetch('http://127.0.0.1:9/x'); } catch (e) {}
+        try { await fetch('/not-a-stage-file.json'); } catch (e) {}
+        await new Promise(r => setTimeout(r, 100));
     }""")
+    violations = env.backend.evaluate("() => FineState.violations()")
+    assert "img-src blocked https://example.com/pixel.png" in violations
+    assert "connect-src blocked http://127.0.0.1:9/x" in violations
     blocked = env.backend.blocked_requests[before:]
-    assert any("example.com" in url for url in blocked)
-    assert any("127.0.0.1" in url for url in blocked)
+    assert blocked == ["http://finestate.invalid/not-a-stage-file.json"]
+    # The page was changed by script: the next instance is shown on a fresh page.
+    tampered = env.backend.tampered_pages
+    env.reset(seed=2)
+    assert env.backend.tampered_pages == tampered + 1
 
 
 @pytest.mark.parametrize("env_id", ["FineState-Web-v0", "FineState-Mobile-v0"])
@@ -170,7 +181,7 @@ def test_close_leaves_no_browser_process(env_id):
     env.close()  # closing twice is harmless
 
 
-def test_browser_crash_is_reported_and_recovered():
+def test_browser_crash_is_recovered():
     before = descendants(os.getpid())
     env = gym.make("FineState-Web-v0", backend_options={"shared_browser": False}).unwrapped
     try:
@@ -179,18 +190,19 @@ def test_browser_crash_is_reported_and_recovered():
         for pid in (descendants(os.getpid()) - before) & matching(b"chromium"):
             os.kill(pid, 9)
         _, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
-        assert reward == 0.0 and terminated
-        assert "Chromium died" in info["action_error"]
-        obs, info = env.reset(seed=1)  # a new browser
+        # A crash is never a verdict: the step was done again on a new browser.
+        assert reward == 1.0 and terminated and info["action_error"] is None
+        assert "Chromium died" in info["recovered"]
+        obs, info = env.reset(seed=1)
         _, reward, _, _, _ = env.step(OracleAgent().act(obs, info))
         assert reward == 1.0
     finally:
         env.close()
 
 
-def test_renderer_crash_is_reported_and_recovered():
+def test_renderer_crash_is_recovered():
     """Only the page's renderer dies, the browser lives on: the next input on
-    the env's own DevTools connection fails, and that is reported as a crash."""
+    the env's own DevTools connection fails, and the step is done again on a new page."""
     before = descendants(os.getpid())
     env = gym.make("FineState-Web-v0").unwrapped
     try:
@@ -205,8 +217,7 @@ def test_renderer_crash_is_reported_and_recovered():
             time.sleep(0.05)
         time.sleep(0.5)  # the browser has seen its renderer go before the next input
         _, reward, terminated, _, info = env.step(OracleAgent().act(obs, info))
-        assert reward == 0.0 and terminated
-        assert "Chromium died" in info["action_error"]
+        assert reward == 1.0 and terminated and "Chromium died" in info["recovered"]
         obs, info = env.reset(seed=1)
         _, reward, _, _, _ = env.step(OracleAgent().act(obs, info))
         assert reward == 1.0

@@ -332,15 +332,30 @@ def test_what_the_backend_declares_the_env_follows():
     env.close()
 
 
-def test_a_crash_ends_the_episode_and_the_next_reset_restarts(env):
+def test_a_crash_is_recovered_or_unjudged_never_a_verdict(env):
+    """A crash before the step: the step is done again on a restarted backend and gives
+    the undisturbed verdict; with no recovery allowed it is unjudged, truncated, and the
+    next reset restarts the backend."""
     obs, info = env.reset(seed=2)
     starts = env.backend.starts
     env.backend.crash()
-    _, reward, terminated, _, info2 = env.step(_oracle(info))
-    assert reward == 0.0 and terminated and "crashed" in info2["action_error"]
-    obs, info = env.reset(seed=2)
+    _, reward, terminated, truncated, info2 = env.step(_oracle(info))
+    assert (reward, terminated, truncated) == (1.0, True, False)
+    assert "crashed" in info2["recovered"] and info2["unjudged"] is None
     assert env.backend.starts == starts + 1
-    assert env.step(_oracle(info))[1] == 1.0
+    unrecovered = gym.make("FineState-Web-v0", backend="fake", recoveries=0).unwrapped
+    try:
+        obs, info = unrecovered.reset(seed=2)
+        starts = unrecovered.backend.starts
+        unrecovered.backend.crash()
+        _, reward, terminated, truncated, info2 = unrecovered.step(_oracle(info))
+        assert (reward, terminated, truncated) == (0.0, False, True)
+        assert info2["crosscheck"] == "unjudged" and "crashed" in info2["unjudged"]
+        obs, info = unrecovered.reset(seed=2)
+        assert unrecovered.backend.starts == starts + 1
+        assert unrecovered.step(_oracle(info))[1] == 1.0
+    finally:
+        unrecovered.close()
 
 
 # -- goals, levels, several gestures -------------------------------------------------------
