@@ -24,10 +24,10 @@ from finestate_env.backends.processes import descendants
 from finestate_env.core.coords import box_center
 
 SETUPS = {
-    "web, lone slider": ("FineState-Web-v0", {"component": "slider", "scene": "control"}),
-    "web, app page": ("FineState-Web-v0", {}),
-    "phone, app page": ("FineState-Mobile-v0", {}),
-    "desktop, lone knob": ("FineState-Desktop-v0", {"component": "knob", "scene": "control"}),
+    "web-slider": ("FineState-Web-v0", {"component": "slider", "scene": "control"}),
+    "web-page": ("FineState-Web-v0", {}),
+    "phone-page": ("FineState-Mobile-v0", {}),
+    "desktop-knob": ("FineState-Desktop-v0", {"component": "knob", "scene": "control"}),
 }
 
 
