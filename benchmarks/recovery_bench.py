@@ -17,11 +17,10 @@ import statistics
 import sys
 
 import gymnasium as gym
-import numpy as np
 
 import finestate_env  # noqa: F401 (registers the ids)
+from finestate_env.agents.scripted import OracleAgent
 from finestate_env.backends.processes import descendants
-from finestate_env.core.coords import box_center
 
 SETUPS = {
     "web-slider": ("FineState-Web-v0", {"component": "slider", "scene": "control"}),
@@ -31,10 +30,6 @@ SETUPS = {
 }
 
 
-def _oracle(info) -> dict:
-    current = info["boxes"]["current"]
-    return {"p0": np.array(box_center(current["now"]), np.float32),
-            "p1": np.array(box_center(current["goal"]), np.float32)}
 
 
 def _step(env, seed: int, kill: bool) -> tuple[float, float, float, str]:
@@ -46,7 +41,7 @@ def _step(env, seed: int, kill: bool) -> tuple[float, float, float, str]:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-    _, reward, _, _, info = env.step(_oracle(info))
+    _, reward, _, _, info = env.step(OracleAgent().act(None, info))
     timings = info["timings"]
     return timings["total"], timings.get("recovery", 0.0), reward, info["state"]
 

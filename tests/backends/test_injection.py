@@ -17,12 +17,11 @@ from __future__ import annotations
 import json
 
 import gymnasium as gym
-import numpy as np
 import pytest
 
 import finestate_env  # noqa: F401 (registers the ids)
+from finestate_env.agents.scripted import OracleAgent
 from finestate_env.components.domain import InvalidLive, check_instance
-from finestate_env.core.coords import box_center
 from finestate_env.core.schema import Instance
 
 # Short, so that a text replaced by one takes about its room (a control that outgrows its
@@ -98,10 +97,6 @@ def value_at(data, field: str):
     return value
 
 
-def oracle_action(info) -> dict:
-    current = info["boxes"]["current"]
-    return {"p0": np.array(box_center(current["now"]), np.float32),
-            "p1": np.array(box_center(current["goal"]), np.float32)}
 
 
 # (env id, make options, only the drawn blocks poisoned). A phone's controls are sized to a
@@ -124,11 +119,11 @@ def test_payloads_in_every_text_are_shown_as_text_and_judged_alike(setup, compon
     env, blocks_only = setup
     _, info = env.reset(seed=7, options={"component": component})
     clean = env.instance
-    _, clean_reward, *_ = env.step(oracle_action(info))
+    _, clean_reward, *_ = env.step(OracleAgent().act(None, info))
     variant, carried, refused = poisoned(clean, blocks_only)
     assert carried > 0, refused
     _, info = env.reset(options={"instance": variant})
-    _, reward, _, _, after = env.step(oracle_action(info))
+    _, reward, _, _, after = env.step(OracleAgent().act(None, info))
     page = env.backend._cdp
     assert page.evaluate(SENTINEL) == "undefined", "a payload ran"
     assert page.evaluate("FineState.violations()") == []
@@ -144,7 +139,7 @@ def test_a_page_changed_by_script_is_replaced_before_the_next_instance():
     env = gym.make("FineState-Web-v0").unwrapped
     try:
         _, info = env.reset(seed=3)
-        _, expected, *_ = env.step(oracle_action(info))
+        _, expected, *_ = env.step(OracleAgent().act(None, info))
         page = env.backend._cdp
         page.evaluate("""(() => {
             const d = document.createElement('div');
@@ -159,12 +154,12 @@ def test_a_page_changed_by_script_is_replaced_before_the_next_instance():
             "script-src-attr blocked inline", "script-src-elem blocked inline"]
         _, info = env.reset(seed=3)
         assert env.backend.tampered_pages == 1
-        _, reward, *_ = env.step(oracle_action(info))
+        _, reward, *_ = env.step(OracleAgent().act(None, info))
         assert reward == expected == 1.0
         env.backend._cdp.evaluate("window.__pwn = 1")  # as if a script had run
         _, info = env.reset(seed=3)
         assert env.backend.tampered_pages == 2
         assert env.backend._cdp.evaluate(SENTINEL) == "undefined"
-        assert env.step(oracle_action(info))[1] == 1.0
+        assert env.step(OracleAgent().act(None, info))[1] == 1.0
     finally:
         env.close()

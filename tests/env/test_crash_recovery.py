@@ -18,15 +18,9 @@ import pytest
 
 import finestate_env  # noqa: F401 (registers the ids)
 from finestate_env.agents.episodes import step_result
+from finestate_env.agents.scripted import OracleAgent
 from finestate_env.backends.processes import descendants
-from finestate_env.core.coords import box_center
 from finestate_env.core.metrics import summarize
-
-
-def oracle(info) -> dict:
-    current = info["boxes"]["current"]
-    return {"p0": np.array(box_center(current["now"]), np.float32),
-            "p1": np.array(box_center(current["goal"]), np.float32)}
 
 
 def kill(pids) -> int:
@@ -52,7 +46,7 @@ def episode(env, seed: int, fault=None, gestures: int = 1) -> list[tuple]:
     for index in range(gestures):
         if fault is not None:
             fault(index)
-        _, reward, terminated, truncated, info = env.step(oracle(info))
+        _, reward, terminated, truncated, info = env.step(OracleAgent().act(None, info))
         steps.append((reward, terminated, truncated, info["state"], info["crosscheck"],
                       info["recovered"], info["unjudged"]))
         if terminated or truncated:
@@ -100,14 +94,14 @@ def test_past_its_recoveries_a_step_is_unjudged_never_a_verdict():
                   recoveries=0) as env:
         _, info = env.reset(seed=0)
         kill(below_us())
-        _, reward, terminated, truncated, info = env.step(oracle(info))
+        _, reward, terminated, truncated, info = env.step(OracleAgent().act(None, info))
         assert (reward, terminated, truncated) == (0.0, False, True)
         assert info["crosscheck"] == "unjudged" and info["success"] is False
         assert info["unjudged"].startswith("the backend crashed and the step could not be "
                                            "judged: Chromium died")
         assert not any(info["live"].values())
         # Counted apart, in no metric.
-        summary = summarize([step_result(info, oracle(info))])
+        summary = summarize([step_result(info, OracleAgent().act(None, info))])
         assert summary["unjudged"] == 1 and summary["live"]["overall"]["n"] == 0
         assert summary["crosscheck"]["false_accept"] == 0
         # And the next episode is judged on a fresh browser.
@@ -148,7 +142,7 @@ def test_make_vec_recovers_each_env_on_its_own():
     envs = gym.make_vec("FineState-Web-v0", num_envs=2, component="slider", scene="control")
     try:
         _, infos = envs.reset(seed=[0, 1])
-        actions = {key: np.stack([oracle({"boxes": {"current": {
+        actions = {key: np.stack([OracleAgent().act(None, {"boxes": {"current": {
             name: infos["boxes"]["current"][name][i] for name in ("now", "goal")}}})[key]
             for i in range(2)]) for key in ("p0", "p1")}
         _, clean, *_ = envs.step(actions)
