@@ -30,6 +30,13 @@ def static_exact(p1: Sequence[float] | None, boxes: Boxes) -> bool:
     return point_in_box(p1, boxes.goal)
 
 
+def grip_exact(p0: Sequence[float] | None, p1: Sequence[float] | None, boxes: Boxes) -> bool:
+    """The `box_now` proxy: p0 grips the control where its state is shown (in `loc` and
+    in `now`) and p1 lies in the goal box; the released code's four rates all paid."""
+    return (point_in_box(p0, boxes.loc) and point_in_box(p0, boxes.now)
+            and point_in_box(p1, boxes.goal))
+
+
 def stage_verdicts(p0: Sequence[float] | None, p1: Sequence[float] | None,
                    boxes: Boxes, exact: bool) -> StageVerdicts:
     """SR@Loc, SR@Int and their exact-state versions for one action.

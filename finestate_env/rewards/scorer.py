@@ -15,6 +15,10 @@ Reward modes, side by side:
 - `box`: 1.0 when p1 lies in the goal box, the static point-in-box reward of the
   published GUI-grounding recipes (computed from the row alone, no browser, unless
   `crosscheck=True` also judges it live);
+- `box_now`: 1.0 when p0 lies in `loc` and `now` (on the control, where its state is
+  shown) and p1 in the goal box: the released code's four rates all paid, and the static
+  rule the two-point audit measured least hackable (docs/training-vlms.md, "What a box
+  reward pays for"); from the row alone, like `box`;
 - `shaped`: 1 - the type's distance from the state read back to the goal (each type's
   `distance`, in [0, 1], 0 exactly at the goal), so 1.0 exactly at the goal.
 
@@ -67,8 +71,9 @@ from finestate_env.rewards.ground_truth import BadGroundTruth, GroundTruth
 if TYPE_CHECKING:
     from finestate_env.backends.web import WebBackend
 
-RewardMode = Literal["exact", "box", "shaped"]
-REWARD_MODES: tuple[RewardMode, ...] = ("exact", "box", "shaped")
+RewardMode = Literal["exact", "box", "box_now", "shaped"]
+REWARD_MODES: tuple[RewardMode, ...] = ("exact", "box", "box_now", "shaped")
+STATIC_MODES: tuple[RewardMode, ...] = ("box", "box_now")  # scored from the row alone
 # Completions that may wait for a worker before submit refuses more (Overloaded).
 MAX_PENDING = 4096
 # The most completions of one instance scored in one probe call (a bigger group is scored
@@ -135,8 +140,8 @@ def check_mode(mode: str) -> RewardMode:
 
 
 def needs_live(mode: RewardMode, crosscheck: bool) -> bool:
-    """Whether scoring in `mode` performs the gestures (only `box` alone does not)."""
-    return mode != "box" or crosscheck
+    """Whether scoring in `mode` performs the gestures (the static modes alone do not)."""
+    return mode not in STATIC_MODES or crosscheck
 
 
 def score_group(backend: Backend | None, truth: GroundTruth, completions: Sequence[Any],
@@ -171,7 +176,8 @@ def _score(truth: GroundTruth, answer: ReadAnswer, state: Any, mode: RewardMode,
     if not live:  # the box proxy alone, as judge computes it
         exact = scoring.static_exact(answer.p1, boxes)
         static = scoring.stage_verdicts(answer.p0, answer.p1, boxes, exact)
-        return Score(reward=float(exact) if answer.action_error is None else 0.0, mode=mode,
+        paid = exact if mode == "box" else scoring.grip_exact(answer.p0, answer.p1, boxes)
+        return Score(reward=float(paid) if answer.action_error is None else 0.0, mode=mode,
                      action_error=answer.action_error, sr_loc=static.sr_loc,
                      sr_int=static.sr_int, static_exact=exact)
     shown = instance.current_state if answer.action_error is not None else state
@@ -183,6 +189,8 @@ def _score(truth: GroundTruth, answer: ReadAnswer, state: Any, mode: RewardMode,
         reward = float(judged.live_exact)
     elif mode == "box":
         reward = float(judged.static_exact)
+    elif mode == "box_now":
+        reward = float(scoring.grip_exact(answer.p0, answer.p1, boxes))
     else:
         distance = COMPONENTS[instance.component].distance(state, instance.goal_state,
                                                            instance.live.params)

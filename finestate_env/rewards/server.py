@@ -11,7 +11,7 @@ batches and answers, the scoring is the scorer's (rewards/scorer.py).
   and the browser has restarted meanwhile; OpenRLHF has no way to leave a sample out, so
   a null reward is never sent to it.
 - `POST /score`: `{"groups": [{"ground_truth": ..., "completions": [...]}], "mode":
-  "exact" | "box" | "shaped"}` -> `{"groups": [{"rewards": [...], "scores": [{...}]}]}`,
+  "exact" | "box" | "box_now" | "shaped"}` -> `{"groups": [{"rewards": [...], "scores": [{...}]}]}`,
   each score with its verdicts (rewards/scorer.py, Score); a reward that could not be
   computed is null and its `unjudged` says why.
 - `GET /health`: the workers, what waits, what was scored.

@@ -133,6 +133,7 @@ def make_async_trl_reward(mode: RewardMode = "exact", *, server: str | None = No
 
 live_reward = make_trl_reward("exact")
 box_reward = make_trl_reward("box")
+box_now_reward = make_trl_reward("box_now")
 shaped_reward = make_trl_reward("shaped")
 async_live_reward = make_async_trl_reward("exact")
 

@@ -72,6 +72,23 @@ def test_box_mode_is_the_static_point_in_box_and_needs_no_backend(truths):
     scorer.close()
 
 
+def test_box_now_pays_p0_on_now_and_p1_in_goal_only(truths):
+    truth = truths[0]
+    boxes = truth.instance.boxes.current
+    goal, now = boxes.goal, boxes.now
+    paid = answer((now[2], now[3]), (goal[0], goal[1]))  # corners: edges are paid
+    off_now = answer((now[0] - 1, now[1]), (goal[0], goal[1]))
+    off_goal = answer(box_center(now), (goal[2] + 1, goal[3]))
+    anywhere = answer((0, 0), box_center(goal))  # what `box` pays
+    scores = score_group(None, truth, [paid, off_now, off_goal, anywhere], mode="box_now")
+    assert [s.reward for s in scores] == [1.0, 0.0, 0.0, 0.0]
+    assert [s.reward for s in score_group(None, truth, [anywhere], mode="box")] == [1.0]
+    assert scores[0].live_exact is None  # from the row alone
+    with RewardScorer("box_now", workers=1, backend="fake", crosscheck=True) as scorer:
+        [score] = scorer.score([truth], [right(truth)])
+    assert score.reward == 1.0 and score.live_exact is True
+
+
 def test_box_mode_with_crosscheck_judges_live_too(truths):
     with RewardScorer("box", workers=1, backend="fake", crosscheck=True) as scorer:
         [score] = scorer.score([truths[0]], [right(truths[0])])

@@ -9,6 +9,7 @@ import sys
 
 from finestate_env.cli import options
 from finestate_env.core.errors import UsageError
+from finestate_env.rewards.scorer import REWARD_MODES
 
 NAME = "serve"
 TOKEN_ENV = "FINESTATE_REWARD_TOKEN"
@@ -21,7 +22,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="address to bind (default: loopback only; another address needs "
                              "a token)")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--mode", choices=("exact", "box", "shaped"), default="exact",
+    parser.add_argument("--mode", choices=REWARD_MODES, default="exact",
                         help="the reward a request gets unless it names one (default: exact)")
     parser.add_argument("--crosscheck", action="store_true",
                         help="judge box rewards live too (their metrics say when the box lied)")
