@@ -32,6 +32,8 @@ TORCH ?= 2.13.0
 # The noisy oracle: a few pixels of Gaussian noise on both points, enough episodes for the
 # box proxy and the control to disagree (deterministic from the seed).
 NOISY_EPISODES ?= 200
+# Instances of the two-point audit in make run (every type, the paper's family shares).
+AUDIT_INSTANCES ?= 46
 # Gestures per episode of `make android-device-test` (above 1: far goals too).
 MAX_ACTIONS ?= 1
 
@@ -42,6 +44,11 @@ run: install
 	$(VENV)/bin/finestate run --agent random --episodes $(EPISODES) --seed 0
 	$(VENV)/bin/finestate run --agent noisy-oracle --sigma-p0 6 --sigma-p1 2 \
 	  --episodes $(NOISY_EPISODES) --seed 0 --out out/noisy-oracle --report
+	# The two-point audit: of the gestures each static rule pays in full, how many reach
+	# the goal live (one line; the tables and pictures are in out/audit/report.html).
+	$(VENV)/bin/finestate generate --n $(AUDIT_INSTANCES) --seed 0 --out out/audit-data >/dev/null
+	$(VENV)/bin/finestate audit --instances out/audit-data/instances.jsonl --out out/audit \
+	  --workers 2 --quiet --brief
 
 # pytest exits 5 when it collects no test: that is a broken suite, not a pass.
 # One worker per core (pytest-xdist): a test drives one browser or display at a time and
@@ -111,6 +118,8 @@ bench: install
 	# backend was killed and recovered (render, replay, gesture again); fails when a killed
 	# step is not recovered with the undisturbed verdict. About a minute.
 	$(PY) -m benchmarks.recovery_bench --episodes 8 --out bench-recovery.json
+	# The two-point audit (#47): 23 types x 20 page instances x 4 rules x 20 gestures, 2 cores.
+	$(PY) -m benchmarks.precision_bench --per-type 20 --workers 2 --out bench-precision.json
 	# Every figure beside its target, from the files above (bench-summary.json).
 	$(PY) -m benchmarks.bench_summary
 

@@ -1,19 +1,24 @@
 """`finestate audit`: prove or disprove the boxes of every instance in a file by probing.
 
-Per instance: soundness (share of goal-box probes that reach the goal),
-tightness (share of the goal-reaching core probes that the goal box covers),
-and the measured goal region beside the annotated one (IoU), as in
-replay.audit. Per type: the distribution. An instance whose goal box is not
-sound gets a picture: its screenshot with the annotated goal box, the
-measured region and every probe that missed drawn on.
+Per instance, on one render: the goal box audit (replay.audit: soundness, the share of
+goal-box probes that reach the goal; tightness, the share of the goal-reaching core
+probes that the goal box covers; the measured goal region beside the annotated one) and
+the two-point audit (replay.precision: of the gestures each static rule pays in full,
+the share that reach the goal; the measured start region of a drag). Per type: the
+distributions and the pooled precisions with their intervals. An instance whose goal
+box is not sound gets a picture (its screenshot with the annotated goal box, the
+measured region and every probe that missed), and the first instance of each type one
+with its measured start and goal regions over its annotated boxes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
 import json
 import statistics
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,31 +26,54 @@ import numpy as np
 from PIL import Image
 
 from finestate_env.backends import Backend, BackendCrashed
+from finestate_env.core.errors import UsageError
 from finestate_env.core.schema import Instance
-from finestate_env.replay.audit import DENSITY, audit_instance
+from finestate_env.replay import precision
+from finestate_env.replay.audit import DENSITY, AuditReport, audit_instance
 from finestate_env.replay.backend_pool import BackendPool
 from finestate_env.replay.drawing import crop_around, draw_boxes, draw_points
 from finestate_env.runs.jobs import FILES, run_jobs
 from finestate_env.runs.ray_jobs import RaySpec
 
+SETTINGS = "audit_run.json"  # what the folder's records were measured with
+
+
+@dataclass(frozen=True)
+class AuditSettings:
+    """What an audit measures with; a folder's records are continued only with the same."""
+
+    density: int = DENSITY  # goal-box probes per side (replay.audit)
+    gestures: int = precision.GESTURES  # per rule and instance (replay.precision); 0: none
+    seed: int = 0  # of the two-point audit's gestures
+    start_points: int = precision.START_POINTS  # start grid along loc's longer side
+
 
 class AuditWorker:
-    """Audits instances in one process, one backend per (platform, screen size)."""
+    """Audits instances in one process, one backend per (platform, screen size).
 
-    def __init__(self, density: int, backend_options: dict[str, Any] | None = None):
-        self.density = density
+    `illustrate`: the ids that get a picture of their measured regions (the first
+    instance of each type)."""
+
+    def __init__(self, settings: AuditSettings, backend_options: dict[str, Any] | None = None,
+                 illustrate: frozenset[str] = frozenset()):
+        self.settings = settings
+        self.illustrate = illustrate
         self.backends = BackendPool(backend_options)
 
     def __call__(self, instance: Instance) -> dict[str, Any]:
         record: dict[str, Any] = {"key": instance.id, "id": instance.id,
                                   "component": instance.component,
-                                  "platform": instance.platform}
+                                  "platform": instance.platform, "gesture": instance.gesture}
         if instance.live is None:
             return {**record, "status": "not_replayable"}
+        settings = self.settings
         for attempt in (1, 2):
             try:
                 backend = self.backends.for_instance(instance)
-                report = audit_instance(backend, instance, density=self.density)
+                report = audit_instance(backend, instance, density=settings.density)
+                rules, start = precision.audit_precision(
+                    backend, instance, gestures=settings.gestures, seed=settings.seed,
+                    start_points=settings.start_points)
                 break
             except BackendCrashed as exc:
                 if attempt == 2:
@@ -53,27 +81,58 @@ class AuditWorker:
         record.update(status="sound" if report.soundness == 1.0 else "unsound",
                       **{k: v for k, v in report.as_dict().items()
                          if k not in ("instance_id", "component")})
+        if settings.gestures:
+            record["precision"] = {name: result.as_dict() for name, result in rules.items()}
+        record["start"] = start.as_dict() if start is not None else None
+        # Pictures are sent back with the record, for the driver to write: on a Ray
+        # cluster this process may run on another machine than the run's folder.
+        files: dict[str, bytes] = {}
         if report.soundness < 1.0:
-            # Sent back with the record, for the driver to write: on a Ray cluster this
-            # process may run on another machine than the run's folder.
-            name = f"pictures/{_safe(instance.id)}.png"
-            record["picture"] = name
-            record[FILES] = {name: self._picture(backend, instance, report)}
+            record["picture"] = f"pictures/{_safe(instance.id)}.png"
+            files[record["picture"]] = self._unsound_picture(backend, instance, report)
+        if instance.id in self.illustrate:
+            record["regions_picture"] = f"pictures/regions/{_safe(instance.id)}.png"
+            files[record["regions_picture"]] = self._regions_picture(backend, instance,
+                                                                     report, start)
+        if files:
+            record[FILES] = files
         return record
 
-    def _picture(self, backend: Backend, instance: Instance, report) -> bytes:
+    @staticmethod
+    def _screenshot(backend: Backend, instance: Instance) -> Image.Image:
         backend.render(instance.live)
-        image = Image.fromarray(np.asarray(backend.screenshot()))
+        return Image.fromarray(np.asarray(backend.screenshot()))
+
+    def _unsound_picture(self, backend: Backend, instance: Instance,
+                         report: AuditReport) -> bytes:
+        image = self._screenshot(backend, instance)
         boxes = instance.boxes.current
         draw_boxes(image, {"core": boxes.core, "goal": boxes.goal,
                            "measured": report.measured_goal})
         draw_points(image, [("miss", p) for p in report.unsound])
-        png = io.BytesIO()
-        crop_around(image, boxes.loc, margin=24).save(png, format="PNG")
-        return png.getvalue()
+        return _png(crop_around(image, boxes.loc, margin=24))
+
+    def _regions_picture(self, backend: Backend, instance: Instance, report: AuditReport,
+                         start: precision.StartRegion | None) -> bytes:
+        """The annotated boxes, the measured goal region and (a drag) the measured start
+        region with the start probes that worked."""
+        image = self._screenshot(backend, instance)
+        boxes = instance.boxes.current
+        draw_boxes(image, {"loc": boxes.loc, "core": boxes.core, "now": boxes.now,
+                           "goal": boxes.goal, "measured": report.measured_goal,
+                           "start": start.measured if start is not None else None})
+        if start is not None:
+            draw_points(image, [("hit", p) for p in start.hits], radius=2)
+        return _png(crop_around(image, boxes.loc, margin=24))
 
     def close(self) -> None:
         self.backends.close()
+
+
+def _png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
 
 
 def _safe(text: str) -> str:
@@ -83,20 +142,58 @@ def _safe(text: str) -> str:
 def lost_record(instance: Instance, cause: str) -> dict[str, Any]:
     """The record of an instance whose process died under it twice (a Ray actor)."""
     return {"key": instance.id, "id": instance.id, "component": instance.component,
-            "platform": instance.platform, "status": "error", "error": cause}
+            "platform": instance.platform, "gesture": instance.gesture, "status": "error",
+            "error": cause}
 
 
-def _make_worker(density: int, backend_options: dict[str, Any] | None) -> AuditWorker:
-    return AuditWorker(density, backend_options)
+def _make_worker(settings: AuditSettings, backend_options: dict[str, Any] | None,
+                 illustrate: frozenset[str]) -> AuditWorker:
+    return AuditWorker(settings, backend_options, illustrate)
 
 
-def audit_file(instances: list[Instance], out: Path, density: int = DENSITY, workers: int = 1,
-               progress: bool = True, backend_options: dict[str, Any] | None = None,
+def first_of_each_type(instances: list[Instance]) -> frozenset[str]:
+    """The ids of the first replayable instance of each type, in file order."""
+    first: dict[str, str] = {}
+    for instance in instances:
+        if instance.live is not None:
+            first.setdefault(instance.component, instance.id)
+    return frozenset(first.values())
+
+
+def _check_settings(out: Path, settings: AuditSettings) -> None:
+    """Record the settings of a new folder; refuse to continue one measured otherwise
+    (its records and the new ones would be summed as if alike)."""
+    path = out / SETTINGS
+    wanted = dataclasses.asdict(settings)
+    if path.exists():
+        try:
+            found = json.loads(path.read_text())
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"{path}: not an audit's settings ({exc}); remove it, or audit "
+                             "into another folder") from exc
+        if found != wanted:
+            differ = ", ".join(f"{key} {found.get(key)!r} there, {value!r} now"
+                               for key, value in wanted.items() if found.get(key) != value)
+            raise UsageError(f"{out} holds an audit measured with other settings ({differ}): "
+                             "audit with the same settings to continue it, or into another "
+                             "folder")
+    elif (out / "audit.jsonl").exists() and (out / "audit.jsonl").stat().st_size:
+        raise UsageError(f"{out} holds audit records without {SETTINGS} (an audit before "
+                         "the two-point audit): audit into another folder")
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(wanted, indent=2) + "\n")
+
+
+def audit_file(instances: list[Instance], out: Path, settings: AuditSettings = AuditSettings(),
+               workers: int = 1, progress: bool = True,
+               backend_options: dict[str, Any] | None = None,
                ray: RaySpec | None = None) -> tuple[list[dict], dict]:
     """Audit every instance not yet in `out/audit.jsonl`; writes `out/audit_summary.json`.
     With `ray`, on Ray actors instead of `workers` local processes."""
-    records = run_jobs(instances, key=lambda instance: instance.id,
-                       make_worker=functools.partial(_make_worker, density, backend_options),
+    _check_settings(out, settings)
+    make_worker = functools.partial(_make_worker, settings, backend_options,
+                                    first_of_each_type(instances))
+    records = run_jobs(instances, key=lambda instance: instance.id, make_worker=make_worker,
                        out=out / "audit.jsonl", workers=workers, desc="audit", progress=progress,
                        ray=ray, lost=lost_record)
     summary = summarize_audit(records)
@@ -105,7 +202,8 @@ def audit_file(instances: list[Instance], out: Path, density: int = DENSITY, wor
 
 
 def summarize_audit(records: list[dict]) -> dict[str, Any]:
-    """Counts by status, and per type the distribution of soundness, tightness and IoU."""
+    """Counts by status, per type the distribution of soundness, tightness and IoU, and
+    the two-point audit's precisions (replay.precision.summarize_precision)."""
     by_component: dict[str, list[dict]] = {}
     for record in records:
         by_component.setdefault(record["component"], []).append(record)
@@ -116,7 +214,10 @@ def summarize_audit(records: list[dict]) -> dict[str, Any]:
             "unsound": [{"id": r["id"], "component": r["component"],
                          "soundness": r["soundness"], "picture": r.get("picture")}
                         for r in records if r["status"] == "unsound"],
-            "by_component": per_type}
+            "by_component": per_type,
+            "precision": precision.summarize_precision(records),
+            "regions_pictures": {r["component"]: r["regions_picture"] for r in records
+                                 if r.get("regions_picture")}}
 
 
 def _status_counts(records: list[dict]) -> dict[str, int]:

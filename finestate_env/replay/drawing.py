@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from PIL import Image, ImageDraw, ImageFont
 
 BOX_COLOURS = {"loc": (37, 99, 235), "core": (245, 158, 11), "goal": (22, 163, 74),
-               "now": (220, 38, 38), "measured": (192, 38, 211)}
+               "now": (220, 38, 38), "measured": (192, 38, 211), "start": (8, 145, 178)}
 POINT_COLOURS = {"p0": (37, 99, 235), "p1": (220, 38, 38), "miss": (220, 38, 38),
                  "hit": (22, 163, 74)}
 
@@ -25,7 +25,7 @@ def draw_boxes(image: Image.Image, boxes: Mapping[str, Sequence[float]]) -> None
     for name, box in boxes.items():
         if box is not None:
             draw.rectangle(list(box), outline=BOX_COLOURS[name],
-                           width=2 if name in ("goal", "measured") else 1)
+                           width=2 if name in ("goal", "measured", "start") else 1)
 
 
 def draw_points(image: Image.Image, points: Iterable[tuple[str, Sequence[float] | None]],

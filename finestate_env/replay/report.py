@@ -37,7 +37,8 @@ METRIC_NAMES = {"sr_loc": "SR@Loc", "sr_int": "SR@Int", "es_sr_loc": "ES-SR@Loc"
 
 def write_report(folder: Path, instances: list[Instance] | None = None,
                  images_root: Path | None = None) -> Path:
-    """Write `folder/report.html` from `folder/results.jsonl` (and `audit.jsonl` if there).
+    """Write `folder/report.html` from `folder/results.jsonl` and `audit_summary.json`
+    (either may be missing: an audit's folder has no results).
 
     The results are a replay's, or a live run's (`finestate run --out`). `instances`
     and `images_root` (the folder their `image` paths are relative to) default to the
@@ -45,6 +46,7 @@ def write_report(folder: Path, instances: list[Instance] | None = None,
     """
     folder = Path(folder)
     records = [read_result_line(r) for r in read_records(folder / "results.jsonl")]
+    audit_summary = _audit_summary(folder)
     if instances is None:
         instances, images_root = _instances_of_run(folder)
     by_id = {instance.id: instance for instance in instances or []}
@@ -63,7 +65,8 @@ def write_report(folder: Path, instances: list[Instance] | None = None,
         matrix=_matrix(records), crosscheck_by_type=summary["crosscheck"]["by_component"],
         collateral=summary["collateral"],
         explained=_explained(disagreements.values()),
-        audit=_audit_rows(folder / "audit_summary.json"),
+        audit=_audit_rows(audit_summary),
+        two_point=_two_point(folder, audit_summary),
         cases=[_case(r, by_id.get(r.id), images_root, disagreements.get(r.key))
                for r in cases[:MAX_CASES]],
         cases_left_out=max(0, len(cases) - MAX_CASES),
@@ -217,10 +220,14 @@ def _charts(summary: dict[str, Any]) -> list[dict[str, str]]:
     return charts
 
 
-def _audit_rows(path: Path) -> list[dict]:
-    if not path.exists():
+def _audit_summary(folder: Path) -> dict[str, Any] | None:
+    path = folder / "audit_summary.json"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def _audit_rows(summary: dict[str, Any] | None) -> list[dict]:
+    if summary is None:
         return []
-    summary = json.loads(path.read_text())
     rows = []
     for name, stats in summary["by_component"].items():
         fmt = lambda d, k: f"{d[k]:.3f}" if d else "n/a"  # noqa: E731
@@ -230,3 +237,68 @@ def _audit_rows(path: Path) -> list[dict]:
                      "tightness": fmt(stats["tightness"], "median"),
                      "iou": fmt(stats["iou"], "median")})
     return rows
+
+
+def _two_point(folder: Path, audit_summary: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The two-point audit's tables, plot and region pictures (replay.precision)."""
+    from finestate_env.replay.precision import percent
+
+    summary = (audit_summary or {}).get("precision")
+    if not summary or not summary["instances"]:
+        return None
+    rules = list(summary["rules"])
+
+    def row(label: str, gesture: str, table: dict) -> dict:
+        return {"label": label, "gesture": gesture,
+                "cells": [(percent(table[rule]), table[rule]["gestures"]) for rule in rules]}
+
+    rows = [row(f"all {kind}s", kind, table) for kind, table in summary["by_gesture"].items()]
+    rows += [row(name, table["gesture"] or "", table)
+             for name, table in summary["by_component"].items()]
+    pictures = []
+    for name, relative in audit_summary.get("regions_pictures", {}).items():
+        path = folder / relative
+        if path.is_file():
+            with Image.open(path) as image:
+                picture = image.convert("RGB")
+            picture.thumbnail((THUMBNAIL_WIDTH, THUMBNAIL_WIDTH))
+            pictures.append({"component": name, "data": _png(picture),
+                             "start": summary["start"].get(name)})
+    return {"rules": summary["rules"], "rows": rows, "chart": _precision_chart(summary),
+            "start": summary["start"], "pictures": pictures}
+
+
+def _precision_chart(summary: dict[str, Any]) -> str:
+    """Precision per type, a bar per rule, with the gesture-level 95% interval."""
+    matplotlib = require("matplotlib", "report", "the report's charts")
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    # Drags first: the types where the rules differ.
+    names = sorted(summary["by_component"],
+                   key=lambda name: (summary["by_component"][name]["gesture"] != "drag", name))
+    rules = list(summary["rules"])
+    width = 0.8 / len(rules)
+    figure, axes = pyplot.subplots(figsize=(max(6.0, 0.55 * len(names) + 2), 3.6), dpi=100)
+    for index, rule in enumerate(rules):
+        stats = [summary["by_component"][name][rule] for name in names]
+        values = [s["precision"] or 0.0 for s in stats]
+        # max(0, ...): Wilson's bound at 0 or 1 of n may sit a rounding error past it.
+        pairs = list(zip(values, stats, strict=True))
+        errors = [[max(0.0, v - s["ci"][0]) if s["ci"] else 0.0 for v, s in pairs],
+                  [max(0.0, s["ci"][1] - v) if s["ci"] else 0.0 for v, s in pairs]]
+        axes.bar([p + (index - (len(rules) - 1) / 2) * width for p in range(len(names))],
+                 values, width=width, yerr=errors, capsize=1.5, label=rule)
+    axes.set_xticks(list(range(len(names))), names, rotation=45, ha="right", fontsize=8)
+    axes.set_ylim(0, 1.25)  # room above the bars for the legend
+    axes.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    axes.set_ylabel("precision")
+    axes.set_title("Of the gestures each static rule pays in full, the share that reach "
+                   "the goal live", fontsize=10)
+    axes.legend(fontsize=8, ncols=len(rules), loc="upper center")
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    pyplot.close(figure)
+    return base64.b64encode(buffer.getvalue()).decode()

@@ -109,18 +109,37 @@ def _make_run_commands() -> list[list[str]]:
     recipe = re.search(r"^run: .*\n((?:\t.*\n)+)", text, re.MULTILINE).group(1)
     commands = []
     for line in recipe.splitlines():
+        if line.strip().startswith("#"):
+            continue
         line = re.sub(r"\$\((\w+)\)", lambda m: variables.get(m.group(1), m.group(0)), line)
-        words = line.split()
+        words = [word for word in line.split() if word != ">/dev/null"]
         assert words[0] == f"{variables['VENV']}/bin/finestate", line
         commands.append(words[1:])
     return commands
 
 
+def test_make_run_ends_with_the_two_point_audit_in_one_line(tmp_path):
+    commands = _make_run_commands()
+    assert [c[0] for c in commands[3:]] == ["generate", "audit"]
+    generate, audit = commands[3], commands[4]
+    generate[generate.index("--n") + 1] = "23"  # `make run AUDIT_INSTANCES=23`: every family
+    for command in (generate, audit):
+        result = subprocess.run([sys.executable, "-m", "finestate_env.cli", *command],
+                                capture_output=True, text=True, timeout=600, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+    [line] = result.stdout.splitlines()
+    assert re.fullmatch(r"two-point audit, share of gestures each static rule pays in full that "
+                        r"reach the goal live: drags stagewise \d+% \[\d+-\d+\], release .*; "
+                        r"taps stagewise 100% \[\d+-100\], .* \(pictures: "
+                        r"out/audit/report.html\)", line), line
+    assert (tmp_path / "out" / "audit" / "report.html").is_file()
+
+
 def test_make_run_ends_with_a_noisy_agent_whose_disagreements_are_explained(tmp_path):
     commands = _make_run_commands()
-    assert [c[:3] for c in commands] == [["run", "--agent", "oracle"],
-                                         ["run", "--agent", "random"],
-                                         ["run", "--agent", "noisy-oracle"]]
+    assert [c[:3] for c in commands[:3]] == [["run", "--agent", "oracle"],
+                                             ["run", "--agent", "random"],
+                                             ["run", "--agent", "noisy-oracle"]]
     result = subprocess.run([sys.executable, "-m", "finestate_env.cli", *commands[2]],
                             capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert result.returncode == 0, result.stderr

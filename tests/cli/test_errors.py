@@ -50,7 +50,7 @@ def said_once(result: subprocess.CompletedProcess, message: str) -> None:
     # Values the library judges itself (UsageError where it raises).
     (["run", "--agent", "noisy-oracle", "--sigma-p0", "-1"], "sigma_p0 must be a finite"),
     (["generate", "--n", "0", "--out", "g"], "n must be at least 1, got 0"),
-    (["report", "nowhere"], "nowhere has no results.jsonl"),
+    (["report", "nowhere"], "nowhere has neither results.jsonl nor audit_summary.json"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     (tmp_path / "bad.jsonl").write_text('{"id": 1}\n')

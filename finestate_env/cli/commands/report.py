@@ -11,8 +11,8 @@ NAME = "report"
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(NAME, help="write FOLDER/report.html from a replay "
-                                              "(and audit) folder")
+    parser = subparsers.add_parser(NAME, help="write FOLDER/report.html from a replay, "
+                                              "run or audit folder")
     parser.add_argument("folder")
     parser.set_defaults(run=run)
     return parser
@@ -22,8 +22,9 @@ def run(args: argparse.Namespace) -> int:
     from finestate_env.replay.report import write_report
 
     folder = Path(args.folder)
-    if not (folder / "results.jsonl").exists():
-        raise UsageError(f"{folder} has no results.jsonl: run `finestate replay --out {folder}` "
-                         "first")
+    if not any((folder / name).exists() for name in ("results.jsonl", "audit_summary.json")):
+        raise UsageError(f"{folder} has neither results.jsonl nor audit_summary.json: run "
+                         f"`finestate replay --out {folder}` or `finestate audit --out "
+                         f"{folder}` first")
     print(f"wrote {write_report(folder)}")
     return 0
