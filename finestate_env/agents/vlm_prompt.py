@@ -37,6 +37,7 @@ class ModelProfile:
     # (Qwen2.5-VL's `smart_resize`), and a model that answers in pixels answers in the
     # pixels of that resized image: None when the model sees the image at its own size.
     resize: str | None = None
+    names: str = ""  # the model names it stands for, as an error message lists them
 
     def answer_frame(self, size: tuple[int, int],
                      max_pixels: int | None = None) -> tuple[int, int]:
@@ -52,26 +53,41 @@ class ModelProfile:
 
 # First match wins. The conventions are the ones these models were trained on.
 PROFILES: tuple[ModelProfile, ...] = (
-    ModelProfile(r"qwen2\.5-?vl|qwen2_5_vl", "pixel",
+    # qwen2.5-vl, qwen2.5vl, qwen25vl, qwen2_5_vl: one model, however it is spelt.
+    ModelProfile(r"qwen2[-._]?5[-_]?vl", "pixel",
                  "Qwen2.5-VL grounds in absolute pixels of the image as its processor resized "
-                 "it", resize="qwen2.5-vl"),
-    ModelProfile(r"qwen3-?vl", "1000", "Qwen3-VL grounds on a 0-1000 grid"),
-    ModelProfile(r"qwen2-?vl|qwen-vl", "1000", "Qwen(2)-VL grounds on a 0-1000 grid"),
-    ModelProfile(r"ui-?tars", "1000", "UI-TARS answers on a 0-1000 grid"),
+                 "it", resize="qwen2.5-vl", names="qwen2.5-vl"),
+    ModelProfile(r"qwen3-?vl", "1000", "Qwen3-VL grounds on a 0-1000 grid", names="qwen3-vl"),
+    ModelProfile(r"qwen2-?vl|qwen-vl", "1000", "Qwen(2)-VL grounds on a 0-1000 grid",
+                 names="qwen2-vl, qwen-vl"),
+    ModelProfile(r"ui-?tars", "1000", "UI-TARS answers on a 0-1000 grid", names="ui-tars"),
     ModelProfile(r"os-?atlas|uground|cogagent|seeclick", "1000",
-                 "GUI grounding models trained on a 0-1000 grid"),
-    ModelProfile(r"showui", "normalized", "ShowUI answers in [0, 1]"),
-    ModelProfile(r"gemini", "1000", "Gemini grounds on a 0-1000 grid"),
+                 "GUI grounding models trained on a 0-1000 grid",
+                 names="os-atlas, uground, cogagent, seeclick"),
+    ModelProfile(r"showui", "normalized", "ShowUI answers in [0, 1]", names="showui"),
+    ModelProfile(r"gemini", "1000", "Gemini grounds on a 0-1000 grid", names="gemini"),
     ModelProfile(r"gpt|^o\d|claude|llava|internvl|pixtral|llama|gemma|molmo|minicpm", "pixel",
-                 "asked for pixels of the stated image size"),
+                 "asked for pixels of the stated image size",
+                 names="gpt, o1/o3/..., claude, llava, internvl, pixtral, llama, gemma, molmo, "
+                       "minicpm"),
 )
 DEFAULT_PROFILE = ModelProfile(".*", "pixel", "unknown model: asked for pixels of the stated size")
 
 
+def known_profile(model: str) -> ModelProfile | None:
+    """The profile whose pattern the model's name (its last path part) matches, or None."""
+    name = model.lower().rsplit("/", 1)[-1]
+    return next((p for p in PROFILES if re.search(p.pattern, name)), None)
+
+
+def known_models() -> str:
+    """The names the profiles stand for, with their conventions, for an error message."""
+    return "; ".join(f"{p.names} ({p.coords})" for p in PROFILES)
+
+
 def profile_for(model: str, coords: CoordConvention | None = None) -> ModelProfile:
     """The model's profile; `coords` overrides the convention (for a model not in the table)."""
-    name = model.lower().rsplit("/", 1)[-1]
-    profile = next((p for p in PROFILES if re.search(p.pattern, name)), DEFAULT_PROFILE)
+    profile = known_profile(model) or DEFAULT_PROFILE
     if coords is not None and coords != profile.coords:
         return ModelProfile(profile.pattern, coords, "set by the user")
     return profile

@@ -17,10 +17,17 @@ def format_summary(summary: dict[str, Any], crosscheck_by_type: bool = True) -> 
     lines.append(f"{'':<22}{'':>5}  " + "  ".join(f"{'static   live':>19}" for _ in range(4)))
     rows = [("overall", summary["static"]["overall"], summary["live"]["overall"])]
     for name, static in summary["static"]["by_component"].items():
-        rows.append((f"  {name}", static, summary["live"]["by_component"][name]))
+        # A type seen only on instances without a live block has no live row.
+        rows.append((f"  {name}", static, summary["live"]["by_component"].get(name)))
     for label, static, live in rows:
-        cells = "  ".join(f"{static[m]:>9.3f}{live[m]:>10.3f}" for m in scoring.METRICS)
+        cells = "  ".join(f"{static[m]:>9.3f}"
+                          + (f"{live[m]:>10.3f}" if live and live["n"] else f"{'n/a':>10}")
+                          for m in scoring.METRICS)
         lines.append(f"{label:<22}{static['n']:>5}  {cells}")
+    not_replayable = summary.get("outcomes", {}).get("not_replayable", 0)
+    if not_replayable:
+        lines.append(f"not replayable (no live block: static only, in no live rate): "
+                     f"{not_replayable}")
     cc = summary["crosscheck"]
     lines.append("")
     lines.append(f"cross-check (static vs live exact): agree {cc['agree']}, "

@@ -14,18 +14,30 @@ from finestate_env.core import scoring
 from finestate_env.core.schema import StepResult
 
 
+def _lacks_a_point(result: Any, which: str) -> bool:
+    """A result counted in `missing` (docs/design.md §5, "a missing or null point is a miss,
+    counted apart"): no verdict at all, or a prediction with a point absent, null or
+    unparseable (its `problems`), even when the other point was scored."""
+    return getattr(result, which) is None or bool(getattr(result, "problems", None))
+
+
+def _metric_set(results: list[Any], which: str) -> dict[str, float | int]:
+    rates = scoring.metric_set(getattr(r, which) for r in results)
+    rates["missing"] = sum(_lacks_a_point(r, which) for r in results)
+    return rates
+
+
 def _grouped(results: list[StepResult], which: str, key: Callable[[StepResult], str]):
     groups: dict[str, list[StepResult]] = {}
     for result in results:
         groups.setdefault(key(result), []).append(result)
-    return {name: scoring.metric_set(getattr(r, which) for r in group)
-            for name, group in sorted(groups.items())}
+    return {name: _metric_set(group, which) for name, group in sorted(groups.items())}
 
 
 def metric_table(results: list[StepResult], which: str) -> dict[str, Any]:
     """`{"overall", "by_platform", "by_family", "by_component"}` for `static` or `live`."""
     return {
-        "overall": scoring.metric_set(getattr(r, which) for r in results),
+        "overall": _metric_set(results, which),
         "by_platform": _grouped(results, which, lambda r: r.platform),
         "by_family": _grouped(results, which, lambda r: r.family),
         "by_component": _grouped(results, which, lambda r: r.component),

@@ -19,6 +19,7 @@ from finestate_env.components.domain import check_instance
 from finestate_env.components.themes import themes_for
 from finestate_env.core.actions import ParsedAction, parse_action
 from finestate_env.core.coords import box_from_pixel
+from finestate_env.core.errors import UsageError
 from finestate_env.core.schema import (
     Boxes,
     CoordConvention,
@@ -110,7 +111,8 @@ class FineStateEnv(gym.Env):
     `reset(options={"component": name})` draws that type for this one episode;
     `reset(options={"instance":
     inst})` renders a given instance (with a `live` block) instead; `"capture_scale"`: see
-    Observation Space.
+    Observation Space. Any other key is refused (a ValueError naming it): a misspelt
+    option would otherwise be a silent default.
 
     ## Episode End
     `max_actions=1` (default): one FineState interaction per episode, every `step`
@@ -268,9 +270,10 @@ class FineStateEnv(gym.Env):
 
     # -- gymnasium API -----------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        options = options or {}
+        _check_reset_options(options)
         super().reset(seed=seed)
         started = time.perf_counter()
-        options = options or {}
         self._capture_scale = _capture_scale(options.get("capture_scale"))
         if "instance" in options:
             instance = read_instance(options["instance"])
@@ -647,6 +650,19 @@ def _scene_record(live: LiveSpec, rendered: Rendered) -> SceneRecord | None:
     return SceneRecord(template=live.scene.template, section=live.scene.section, distractors=[
         SceneDistractor(component=d.component, label=d.label, section=d.section, loc=loc)
         for d, loc in zip(live.scene.distractors, rendered.distractor_locs, strict=True)])
+
+
+RESET_OPTIONS = ("component", "instance", "capture_scale")
+
+
+def _check_reset_options(options: Any) -> None:
+    """Refuse what reset would not read: a misspelt key would otherwise be a silent default."""
+    if not isinstance(options, dict):
+        raise UsageError(f"reset options must be a dict, got {type(options).__name__}")
+    unknown = sorted(repr(key) for key in options if key not in RESET_OPTIONS)
+    if unknown:  # a UsageError is a ValueError: bad input, not a bug
+        raise UsageError(f"unknown reset option{'s' if len(unknown) > 1 else ''} "
+                         f"{', '.join(unknown)}; expected some of {list(RESET_OPTIONS)}")
 
 
 def _capture_scale(scale: Any) -> float | None:

@@ -72,7 +72,8 @@ def make_gallery(out: str | Path, components: list[str] | None = None, seed: int
 
 
 # A platform's page sheet: the tile a page is scaled into, tiles a row, header lines.
-PAGE_SHEETS = {"web": ((640, 360), 3, 1), "mobile": ((360, 800), 5, 2)}
+PAGE_SHEETS = {"web": ((640, 360), 3, 1), "desktop": ((640, 360), 3, 1),
+               "mobile": ((360, 800), 5, 2)}
 
 
 def make_page_gallery(out: str | Path, seed: int = 3, platform: str = "web",

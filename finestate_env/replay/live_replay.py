@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from finestate_env.backends import BackendCrashed
 from finestate_env.core.actions import parse_action
@@ -52,12 +52,13 @@ class ReplayWorker:
     def replay(self, instance: Instance, prediction: Prediction) -> ReplayRecord:
         started = time.perf_counter()
         scored, record = _scored(instance, prediction)
+        if instance.live is None:
+            # Checked before a miss: an instance with no live block is in no live rate.
+            return ReplayRecord(**record, outcome="not_replayable",
+                                timings={"total": _ms(started)})
         if scored.miss is not None:
             # No usable point: nothing to perform, a miss both ways.
             return ReplayRecord(**record, outcome=scored.miss, live=None,
-                                timings={"total": _ms(started)})
-        if instance.live is None:
-            return ReplayRecord(**record, outcome="not_replayable",
                                 timings={"total": _ms(started)})
         size = (instance.size.width, instance.size.height)
         # A point the screen does not have cannot be performed: the control
@@ -99,7 +100,8 @@ def _scored(instance: Instance, prediction: Prediction) -> tuple[Any, dict[str, 
     record = dict(key=prediction.id, id=instance.id, component=instance.component,
                   family=instance.family or "unknown", platform=instance.platform,
                   p0=scored.p0 if pixels else None, p1=scored.p1 if pixels else None,
-                  goal_state=instance.goal_state, static=scored.verdicts)
+                  goal_state=instance.goal_state, static=scored.verdicts,
+                  problems=scored.problems)
     return scored, record
 
 
@@ -113,26 +115,38 @@ def _make_worker(backend_options: dict[str, Any] | None = None) -> ReplayWorker:
     return ReplayWorker(backend_options)
 
 
+class Pairing(NamedTuple):
+    jobs: list[ReplayJob]
+    unknown: list[str]  # prediction ids that name no instance
+    duplicates: list[str]  # ids predicted again: the first prediction of an id is replayed
+
+
 def pair_predictions(instances: Iterable[Instance],
-                     predictions: Iterable[Prediction]) -> tuple[list[ReplayJob], list[str]]:
-    """Jobs for the predictions whose id names an instance, and the unknown ids."""
+                     predictions: Iterable[Prediction]) -> Pairing:
+    """Jobs for the first prediction of each id that names an instance; the unknown and
+    the repeated ids (sorted, once each), ignored as `finestate score` ignores them."""
     by_id = {instance.id: instance for instance in instances}
-    jobs, unknown = [], []
+    jobs, unknown, duplicates, seen = [], set(), set(), set()
     for prediction in predictions:
         instance = by_id.get(prediction.id)
         if instance is None:
-            unknown.append(prediction.id)
+            unknown.add(prediction.id)
+        elif prediction.id in seen:
+            duplicates.add(prediction.id)
         else:
+            seen.add(prediction.id)
             jobs.append(ReplayJob(instance, prediction))
-    return jobs, unknown
+    return Pairing(jobs, sorted(unknown), sorted(duplicates))
 
 
 def replay(jobs: list[ReplayJob], out: Path, workers: int = 1, progress: bool = True,
            backend_options: dict[str, Any] | None = None,
-           ray: RaySpec | None = None) -> tuple[list[ReplayRecord], dict]:
+           ray: RaySpec | None = None,
+           counts: dict[str, Any] | None = None) -> tuple[list[ReplayRecord], dict]:
     """Replay every job not yet in `out/results.jsonl`; returns all records and the summary
-    (also written to `out/summary.json`). With `ray`, on Ray actors instead of `workers`
-    local processes."""
+    (also written to `out/summary.json`, with `counts` under "counts": the pairing's
+    unknown and duplicate ids). With `ray`, on Ray actors instead of `workers` local
+    processes."""
     import functools
     import json
 
@@ -142,6 +156,8 @@ def replay(jobs: list[ReplayJob], out: Path, workers: int = 1, progress: bool = 
                        progress=progress, ray=ray, lost=lost_record)
     models = [ReplayRecord.model_validate(r) for r in records]
     summary = summarize_replay(models)
+    if counts is not None:
+        summary["counts"] = counts
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     return models, summary
 

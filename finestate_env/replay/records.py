@@ -35,6 +35,8 @@ class ReplayRecord(BaseModel):
     state: Any = None  # read back from the control (None when nothing was read)
     goal_state: Any = None
     static: StageVerdicts | None = None
+    # point -> "missing" / "wrong_format": a point the prediction lacked (a miss on its stages)
+    problems: dict[str, str] = Field(default_factory=dict)
     live: StageVerdicts | None = None
     static_exact: bool | None = None  # p1 in the file's goal box (None: not performed)
     live_exact: bool | None = None  # the state read back equals the goal state

@@ -36,19 +36,20 @@ METRIC_NAMES = {"sr_loc": "SR@Loc", "sr_int": "SR@Int", "es_sr_loc": "ES-SR@Loc"
 
 
 def write_report(folder: Path, instances: list[Instance] | None = None,
-                 images_root: Path | None = None) -> Path:
+                 images_root: Path | None = None, skip_invalid: bool = True) -> Path:
     """Write `folder/report.html` from `folder/results.jsonl` and `audit_summary.json`
     (either may be missing: an audit's folder has no results).
 
     The results are a replay's, or a live run's (`finestate run --out`). `instances`
     and `images_root` (the folder their `image` paths are relative to) default to the
-    instances file named in `folder/run.json`.
+    instances file named in `folder/run.json` (its malformed lines skipped unless
+    `skip_invalid` is False).
     """
     folder = Path(folder)
     records = [read_result_line(r) for r in read_records(folder / "results.jsonl")]
     audit_summary = _audit_summary(folder)
     if instances is None:
-        instances, images_root = _instances_of_run(folder)
+        instances, images_root = _instances_of_run(folder, skip_invalid)
     by_id = {instance.id: instance for instance in instances or []}
     summary = summarize_replay(records)
     cases = [r for r in records if _is_case(r)]
@@ -77,7 +78,8 @@ def write_report(folder: Path, instances: list[Instance] | None = None,
     return out
 
 
-def _instances_of_run(folder: Path) -> tuple[list[Instance], Path | None]:
+def _instances_of_run(folder: Path,
+                      skip_invalid: bool = True) -> tuple[list[Instance], Path | None]:
     manifest = folder / MANIFEST
     if not manifest.exists():
         return [], None
@@ -86,7 +88,7 @@ def _instances_of_run(folder: Path) -> tuple[list[Instance], Path | None]:
     path = Path(json.loads(manifest.read_text())["instances"])
     if not path.exists():
         return [], None
-    return read_instances(path, skip_invalid=True).items, path.parent
+    return read_instances(path, skip_invalid=skip_invalid).items, path.parent
 
 
 def _is_case(record: ReplayRecord) -> bool:

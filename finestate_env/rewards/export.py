@@ -35,7 +35,12 @@ from pathlib import Path
 from typing import Literal
 
 from finestate_env import __version__, components
-from finestate_env.agents.vlm_prompt import profile_for, task_prompt
+from finestate_env.agents.vlm_prompt import (
+    known_models,
+    known_profile,
+    profile_for,
+    task_prompt,
+)
 from finestate_env.components.scenes import DEFAULT_SCENE
 from finestate_env.core.errors import UsageError
 from finestate_env.core.extras import require
@@ -131,6 +136,10 @@ def export_rl(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: 
             raise UsageError(f"unknown trainer {trainer!r}; expected some of {list(TRAINERS)}")
     if test_n < 0:
         raise UsageError(f"test_n must be 0 or more, got {test_n}")
+    if coords is None and known_profile(model) is None:
+        # A guessed convention would train on the wrong frame without a word.
+        raise UsageError(f"model {model!r} matches no model profile; known: {known_models()}; "
+                         "for another model give its coordinate convention (coords)")
     profile = profile_for(model, coords)
     splits = {"train": plan(n, seed, component, family)}
     if test_n:

@@ -177,6 +177,19 @@ def ray_session(address: str = LOCAL):
             ray.shutdown()
 
 
+@contextlib.contextmanager
+def ray_checked(spec: RaySpec | None):
+    """Ray connected (or started here) and the run's actors shown to fit, before a command
+    writes anything: a refused run leaves no output behind. The pools the block makes join
+    this session. Without `spec`, nothing."""
+    if spec is None:
+        yield
+        return
+    with ray_session(spec.address) as ray:
+        _check_fits(ray, spec.actors or _slots(ray, spec), spec)
+        yield
+
+
 def _import_ray():
     try:
         import ray

@@ -408,8 +408,9 @@ def test_release_mode_matches_hand_computed_numbers():
         {"sr_loc": True, "sr_int": False, "es_sr_loc": False, "es_sr_int": False},
         {"sr_loc": False, "sr_int": True, "es_sr_loc": False, "es_sr_int": True},
     ]
+    # missing: the date picker's unparseable p1 and the carousel's null p0 (design.md §5).
     assert summary["overall"] == {"sr_loc": 0.75, "sr_int": 0.5, "es_sr_loc": 0.5,
-                                  "es_sr_int": 0.5, "n": 4, "missing": 0}
+                                  "es_sr_int": 0.5, "n": 4, "missing": 2}
     assert set(summary) >= {"overall", "by_platform", "by_family", "by_component"}
     assert summary["counts"] == {"instances": 4, "predictions": 6, "no_prediction": 0,
                                  "wrong_format": 1, "missing_point": 1,
@@ -426,7 +427,7 @@ def test_stagewise_mode_matches_hand_computed_numbers():
     _, summary = score(instances, predictions, "stagewise")
     # As above, but ES-SR@Loc needs p0 in loc AND p1 in goal: only the slider has both.
     assert summary["overall"] == {"sr_loc": 0.75, "sr_int": 0.5, "es_sr_loc": 0.25,
-                                  "es_sr_int": 0.5, "n": 4, "missing": 0}
+                                  "es_sr_int": 0.5, "n": 4, "missing": 2}
     assert summary["by_family"]["view_manipulation"]["es_sr_int"] == 1.0
 
 

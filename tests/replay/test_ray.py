@@ -226,7 +226,7 @@ def test_a_dead_actor_is_restarted_and_its_batch_retried_once_then_written_as_er
     path, predictions_file, instances = dataset
     predictions = [Prediction(**json.loads(line))
                    for line in predictions_file.read_text().splitlines()]
-    jobs, _ = pair_predictions(instances, predictions)
+    jobs = pair_predictions(instances, predictions).jobs
     poison = jobs[4].prediction.id
     # 12 jobs, 2 actors, batches of 3: the poisoned job's batch is jobs 3-5.
     spec = RaySpec(actors=2, batch_size=3)

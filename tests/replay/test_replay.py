@@ -276,7 +276,7 @@ def test_random_predictions_score_as_the_static_scorer_says(dataset, tmp_path):
         predictions.append(Prediction(id=instance.id, p0=tuple(rng.uniform(0, 720, 2)),
                                       p1=p1, coords="pixel"))
     predictions[0] = Prediction(id=instances[0].id, p0=None, p1=None)  # a miss
-    jobs, unknown = pair_predictions(instances, predictions)
+    jobs, unknown, _ = pair_predictions(instances, predictions)
     assert unknown == []
     records, summary = replay(jobs, tmp_path, progress=False)
     _, static = score(instances, predictions)

@@ -29,11 +29,21 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--rate-limit", type=float, default=None, metavar="PER_SECOND",
                         help="with --ray: at most this many requests a second to each "
                              "endpoint, across all actors")
+    parser.add_argument("--skip-invalid", action="store_true",
+                        help="skip malformed instance lines (counted) instead of stopping")
     parser.set_defaults(run=run)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
+    from finestate_env.runs.ray_jobs import ray_checked
+
+    # Ray refuses actors that do not fit before anything is written, OUT included.
+    with ray_checked(options.ray_spec(args)):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from finestate_env.agents.vlm_eval import AgentRecipe, Arm, evaluate
     from finestate_env.datasets.formats import read_instances
 
@@ -47,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--rate-limit must be positive requests/s, got {args.rate_limit}")
     out = Path(args.out)
     with inputs.reading(args.instances):
-        read = read_instances(args.instances)
+        read = read_instances(args.instances, skip_invalid=args.skip_invalid)
+    inputs.say_skipped(args.instances, read.skipped)
     instances = read.items
     if not instances:
         raise UsageError(f"{args.instances}: no instances")

@@ -4,8 +4,11 @@ Parquet."""
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
 
 from finestate_env.cli import options
+from finestate_env.core.errors import UsageError
 
 NAME = "export-rl"
 
@@ -24,7 +27,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--model", default="qwen2.5-vl",
                         help="the model whose coordinate convention the prompt asks for "
                              "(a model profile: qwen2.5-vl pixels, ui-tars / qwen2-vl / "
-                             "os-atlas 0-1000, showui [0, 1]; default: qwen2.5-vl)")
+                             "os-atlas 0-1000, showui [0, 1]; default: qwen2.5-vl); a name "
+                             "no profile knows is refused unless --coords is given")
     parser.add_argument("--coords", choices=("pixel", "normalized", "1000"), default=None,
                         help="override the profile's convention")
     parser.add_argument("--max-pixels", type=options.whole_number, default=None,
@@ -44,9 +48,15 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from finestate_env.agents.vlm_prompt import known_models, known_profile
     from finestate_env.cli import inputs
     from finestate_env.rewards.export import TRAINERS, export_rl
 
+    profile = known_profile(args.model)
+    if profile is None and args.coords is None:
+        raise UsageError(f"--model {args.model!r} matches no model profile; known: "
+                         f"{known_models()}; for another model give --coords "
+                         "pixel|normalized|1000")
     inputs.check_env(options.env_id(args), component=args.component, family=args.family,
                      **options.env_options(args))
     result = export_rl(args.out, platform=args.platform, n=args.n, seed=args.seed,
@@ -58,4 +68,11 @@ def run(args: argparse.Namespace) -> int:
     files = ", ".join(str(path) for path in result.files.values())
     print(f"wrote {rows} {args.platform} rows: {files} · "
           f"{result.instances_per_second:.2f} instances/s")
+    manifest = json.loads((Path(args.out) / "export.json").read_text())
+    frames = ", ".join(f"{w}x{h}" for w, h in manifest["frames"])
+    # Said, so that a model name read as another's profile is seen.
+    source = (f"profile {profile.names.split(', ')[0]}" if profile and args.coords is None
+              else "--coords")
+    print(f"model {args.model}: {source}, answers in {manifest['coords']} coordinates "
+          f"of a {frames} frame")
     return 0

@@ -35,6 +35,14 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from finestate_env.runs.ray_jobs import ray_checked
+
+    # Ray refuses actors that do not fit before anything is written, OUT included.
+    with ray_checked(options.ray_spec(args)):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from finestate_env.datasets.generate import timed_generate
 
     ray = options.ray_spec(args)

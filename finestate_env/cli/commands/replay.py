@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from finestate_env.datasets.formats import read_instances, read_predictions
     from finestate_env.replay.live_replay import pair_predictions, replay
     from finestate_env.replay.report import MANIFEST, write_report
+    from finestate_env.runs.ray_jobs import ray_checked
 
     with inputs.reading():
         instances = read_instances(args.instances, skip_invalid=args.skip_invalid)
@@ -47,25 +48,31 @@ def run(args: argparse.Namespace) -> int:
     inputs.say_skipped(args.predictions, predictions.skipped)
     inputs.say_unknown_types(args.instances, instances.unknown_types)
     inputs.check_pixel_sizes(instances.items, predictions, args.predictions)
-    jobs, unknown = pair_predictions(instances.items, predictions.items)
-    if unknown:
-        print(f"finestate: {len(unknown)} predictions name no instance of {args.instances} "
-              f"(first: {unknown[0]!r}); they are left out", file=sys.stderr)
+    paired = pair_predictions(instances.items, predictions.items)
+    counts = {"predictions": len(predictions.items), "unknown_ids": paired.unknown,
+              "duplicate_ids": paired.duplicates}
+    ray = options.ray_spec(args)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / MANIFEST).write_text(json.dumps({
-        "instances": str(Path(args.instances).resolve()),
-        "predictions": str(Path(args.predictions).resolve())}, indent=2) + "\n")
     started = time.perf_counter()
     try:
-        records, summary = replay(jobs, out, workers=args.workers or 1, progress=not args.quiet,
-                                  ray=options.ray_spec(args))
+        with ray_checked(ray):  # a run Ray refuses writes nothing, not even OUT
+            out.mkdir(parents=True, exist_ok=True)
+            (out / MANIFEST).write_text(json.dumps({
+                "instances": str(Path(args.instances).resolve()),
+                "predictions": str(Path(args.predictions).resolve())}, indent=2) + "\n")
+            records, summary = replay(paired.jobs, out, workers=args.workers or 1,
+                                      progress=not args.quiet, ray=ray, counts=counts)
     except KeyboardInterrupt:
         print(f"\ninterrupted: results so far are in {out / 'results.jsonl'}; "
               "run the same command again to continue", file=sys.stderr)
         return 130
     elapsed = time.perf_counter() - started
     print(format_summary(summary))
+    # As `finestate score` says them: the first prediction of an id is the one replayed.
+    for key, what in (("unknown_ids", "name no instance"), ("duplicate_ids", "repeat an id")):
+        if counts[key]:
+            print(f"{len(counts[key])} prediction ids {what} (ignored; first: "
+                  f"{counts[key][0]!r})", file=sys.stderr)
     outcomes = ", ".join(f"{k} {v}" for k, v in summary["outcomes"].items() if v)
     print(f"{len(records)} predictions ({outcomes}) · this run {elapsed:.1f} s")
     print(f"wrote {out / 'results.jsonl'} and {out / 'summary.json'}")

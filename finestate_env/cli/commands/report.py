@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from finestate_env.cli import inputs
 from finestate_env.core.errors import UsageError
 
 NAME = "report"
@@ -14,6 +15,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(NAME, help="write FOLDER/report.html from a replay, "
                                               "run or audit folder")
     parser.add_argument("folder")
+    parser.add_argument("--skip-invalid", action="store_true",
+                        help="skip malformed lines of the instances file that FOLDER/run.json "
+                             "names instead of stopping")
     parser.set_defaults(run=run)
     return parser
 
@@ -26,5 +30,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{folder} has neither results.jsonl nor audit_summary.json: run "
                          f"`finestate replay --out {folder}` or `finestate audit --out "
                          f"{folder}` first")
-    print(f"wrote {write_report(folder)}")
+    with inputs.reading():
+        report = write_report(folder, skip_invalid=args.skip_invalid)
+    print(f"wrote {report}")
     return 0
