@@ -46,7 +46,7 @@ run: install
 	  --episodes $(NOISY_EPISODES) --seed 0 --out out/noisy-oracle --report
 	# The two-point audit: of the gestures each static rule pays in full, how many reach
 	# the goal live (one line; the tables and pictures are in out/audit/report.html).
-	$(VENV)/bin/finestate generate --n $(AUDIT_INSTANCES) --seed 0 --out out/audit-data >/dev/null
+	$(VENV)/bin/finestate generate --n $(AUDIT_INSTANCES) --seed 0 --out out/audit-data --overwrite >/dev/null
 	$(VENV)/bin/finestate audit --instances out/audit-data/instances.jsonl --out out/audit \
 	  --workers 2 --quiet --brief
 

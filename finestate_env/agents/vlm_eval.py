@@ -14,7 +14,6 @@ of both prediction files or `finestate run --agent openai --vda ...` on seeds.
 from __future__ import annotations
 
 import functools
-import io
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -22,13 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PIL import Image
 
 from finestate_env.agents.vlm_agent import VLMAgent, build_agents
 from finestate_env.agents.vlm_client import Usage
+from finestate_env.core import files
 from finestate_env.core.errors import UsageError
 from finestate_env.core.schema import Instance, Prediction
-from finestate_env.runs.jobs import read_records
+from finestate_env.runs.jobs import drop_cut_line, read_records
 from finestate_env.runs.ray_jobs import RaySpec, ray_session, run_on_ray
 
 
@@ -56,31 +55,35 @@ class Arm:
     recipe: AgentRecipe | None = None
 
 
-def load_screenshot(instance: Instance, base_dir: Path) -> np.ndarray:
+def load_screenshot(instance: Instance, base_dir: Path, trusted_paths: bool = False,
+                    ) -> np.ndarray:
     """The instance's image (relative to the instances file) as an HxWx3 uint8 array."""
-    path = image_path(instance, base_dir)
+    path = image_path(instance, base_dir, trusted_paths)
     try:
-        data = path.read_bytes()
+        data = files.read_bounded(path, files.MAX_IMAGE_BYTES, "an image file")
     except OSError as exc:
         raise UsageError(f"instance {instance.id!r}: cannot read its image {path}: "
                          f"{exc}") from None
     return decode_screenshot(instance, data, path)
 
 
-def image_path(instance: Instance, base_dir: Path) -> Path:
+def image_path(instance: Instance, base_dir: Path, trusted_paths: bool = False) -> Path:
+    """The image file of `instance`, inside the dataset's folder unless `trusted_paths`:
+    nothing outside the dataset is ever sent to a model endpoint (core/files.py)."""
     if not instance.image:
         raise UsageError(f"instance {instance.id!r} has no image: a VLM needs the screenshot")
-    return (base_dir / instance.image.replace("\\", "/")).resolve()
+    try:
+        return files.resolve_inside(base_dir, instance.image, trusted_paths)
+    except UsageError as exc:
+        raise UsageError(f"instance {instance.id!r}: {exc}") from None
 
 
 def decode_screenshot(instance: Instance, data: bytes, path: Path) -> np.ndarray:
     """The image file's bytes (read from `path`) as the instance's HxWx3 uint8 screenshot."""
     try:
-        with Image.open(io.BytesIO(data)) as image:
-            pixels = np.asarray(image.convert("RGB"))
-    except OSError as exc:
-        raise UsageError(f"instance {instance.id!r}: cannot read its image {path}: "
-                         f"{exc}") from None
+        pixels = np.asarray(files.open_image(data, path).convert("RGB"))
+    except UsageError as exc:
+        raise UsageError(f"instance {instance.id!r}: {exc}") from None
     height, width = pixels.shape[:2]
     if instance.size is None:
         raise UsageError(f"instance {instance.id!r} has no image size (its image was not "
@@ -93,13 +96,14 @@ def decode_screenshot(instance: Instance, data: bytes, path: Path) -> np.ndarray
 
 def predict_all(agent: VLMAgent, instances: Sequence[Instance], base_dir: Path, path: Path,
                 on_prediction: Callable[[int, Prediction], None] | None = None,
-                ) -> list[Prediction]:
+                trusted_paths: bool = False) -> list[Prediction]:
     """Every instance's prediction, each line flushed to `path` as soon as it is answered."""
     path.parent.mkdir(parents=True, exist_ok=True)
     predictions = []
-    with open(path, "w", encoding="utf-8") as f:
+    with files.write_new(path, "w", encoding="utf-8") as f:
         for index, instance in enumerate(instances):
-            prediction = agent.predict(instance, load_screenshot(instance, base_dir))
+            prediction = agent.predict(instance, load_screenshot(instance, base_dir,
+                                                                 trusted_paths))
             f.write(prediction.model_dump_json() + "\n")
             f.flush()
             predictions.append(prediction)
@@ -133,26 +137,28 @@ class PredictWorker:
 def predict_all_on_ray(arm: Arm, instances: Sequence[Instance], base_dir: Path,
                        spec: RaySpec, limits: dict[str | None, Callable[[], None]],
                        on_prediction: Callable[[int, Prediction], None] | None = None,
-                       ) -> tuple[list[Prediction], Usage]:
+                       trusted_paths: bool = False) -> tuple[list[Prediction], Usage]:
     """`predict_all` on Ray actors: the same lines, in the order they come back, appended to
     `arm.folder/predictions.jsonl`; a rerun asks only for the instances not in it yet."""
     if arm.recipe is None:
         raise ValueError(f"arm {arm.name!r}: on Ray it needs a recipe for its agent")
     path = arm.folder / "predictions.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)
-    done = {record["id"] for record in read_records(path)}
+    drop_cut_line(path)  # a line cut short by a kill: asked again, not appended to
+    done = {record["id"] for record in read_records(path, key="id")}
     todo = [instance for instance in instances if instance.id not in done]
     items = []
     for instance in todo:
-        where = image_path(instance, base_dir)
+        where = image_path(instance, base_dir, trusted_paths)
         try:
-            items.append((instance, where.read_bytes(), where))
+            items.append((instance, files.read_bounded(where, files.MAX_IMAGE_BYTES,
+                                                       "an image file"), where))
         except OSError as exc:
             raise UsageError(f"instance {instance.id!r}: cannot read its image {where}: "
                              f"{exc}") from None
     usage = Usage()
     answered = len(done)
-    with open(path, "a", encoding="utf-8") as sink:
+    with files.write_new(path, "a", encoding="utf-8") as sink:
         def write(record: dict) -> None:
             nonlocal answered
             sink.write(record["line"] + "\n")
@@ -169,7 +175,7 @@ def predict_all_on_ray(arm: Arm, instances: Sequence[Instance], base_dir: Path,
 
         run_on_ray(items, functools.partial(PredictWorker, arm.recipe, limits), lost, write,
                    spec)
-    return [Prediction.model_validate(record) for record in read_records(path)], usage
+    return [Prediction.model_validate(record) for record in read_records(path, key="id")], usage
 
 
 def static_metrics(instances: Sequence[Instance], predictions: Sequence[Prediction],
@@ -188,7 +194,8 @@ def delta_vis(with_hint: dict[str, Any], baseline: dict[str, Any]) -> float:
 
 def evaluate(arms: Sequence[Arm], instances: Sequence[Instance], base_dir: Path,
              on_prediction: Callable[[str, int, Prediction], None] | None = None,
-             ray: RaySpec | None = None, rate_limit: float | None = None) -> dict[str, Any]:
+             ray: RaySpec | None = None, rate_limit: float | None = None,
+             trusted_paths: bool = False) -> dict[str, Any]:
     """Run every arm, write its predictions and usage; the summary (static metrics, Δ_vis).
 
     With `ray`, the arms run on Ray actors (`predict_all_on_ray`), and `rate_limit` caps
@@ -197,7 +204,7 @@ def evaluate(arms: Sequence[Arm], instances: Sequence[Instance], base_dir: Path,
         raise UsageError("a rate limit across workers is for Ray actors (--ray); a local "
                          "eval sends one request at a time")
     if ray is None:
-        return _evaluate(arms, instances, base_dir, on_prediction, None, {})
+        return _evaluate(arms, instances, base_dir, on_prediction, None, {}, trusted_paths)
     from finestate_env.runs.rate_limit import RateLimit
 
     with ray_session(ray.address):
@@ -206,7 +213,8 @@ def evaluate(arms: Sequence[Arm], instances: Sequence[Instance], base_dir: Path,
         limits = ({endpoint: RateLimit(str(endpoint), rate_limit) for endpoint in endpoints}
                   if rate_limit is not None else {})
         try:
-            return _evaluate(arms, instances, base_dir, on_prediction, ray, limits)
+            return _evaluate(arms, instances, base_dir, on_prediction, ray, limits,
+                             trusted_paths)
         finally:
             for limit in limits.values():
                 limit.close()
@@ -214,20 +222,21 @@ def evaluate(arms: Sequence[Arm], instances: Sequence[Instance], base_dir: Path,
 
 def _evaluate(arms: Sequence[Arm], instances: Sequence[Instance], base_dir: Path,
               on_prediction: Callable[[str, int, Prediction], None] | None,
-              ray: RaySpec | None, limits: dict) -> dict[str, Any]:
+              ray: RaySpec | None, limits: dict, trusted_paths: bool = False,
+              ) -> dict[str, Any]:
     summary: dict[str, Any] = {"instances": len(instances), "arms": {}}
     for arm in arms:
         callback = (lambda i, p, name=arm.name: on_prediction(name, i, p)) if on_prediction \
             else None
         if ray is None:
             predictions = predict_all(arm.agent, instances, base_dir,
-                                      arm.folder / "predictions.jsonl", callback)
+                                      arm.folder / "predictions.jsonl", callback, trusted_paths)
             usage = arm.agent.chat.usage.as_json()
         else:
             predictions, counted = predict_all_on_ray(arm, instances, base_dir, ray, limits,
-                                                      callback)
+                                                      callback, trusted_paths)
             usage = counted.as_json()
-        (arm.folder / "usage.json").write_text(json.dumps(
+        files.write_text(arm.folder / "usage.json", json.dumps(
             {"model": arm.agent.chat.model, "coords": arm.agent.profile.coords,
              "vda": arm.agent.vda, **usage}, indent=2) + "\n")
         summary["arms"][arm.name] = {

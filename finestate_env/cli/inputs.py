@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from finestate_env.core.errors import UsageError
+from finestate_env.core.files import for_terminal
 
 
 @contextlib.contextmanager
@@ -67,17 +68,17 @@ def check_components(component: list[str] | None, family: list[str] | None = Non
 
 def say_skipped(path: str, skipped: list[str]) -> None:
     if skipped:
-        print(f"finestate: skipped {len(skipped)} invalid lines of {path} "
-              f"(first: {skipped[0]})", file=sys.stderr)
+        print(for_terminal(f"finestate: skipped {len(skipped)} invalid lines of {path} "
+                           f"(first: {skipped[0]})"), file=sys.stderr)
 
 
 def say_unknown_types(path: str, unknown: dict[str, int]) -> None:
     if unknown:
         names = ", ".join(f"{json.dumps(name)} {count}" for name, count in
                           sorted(unknown.items(), key=lambda item: (-item[1], item[0])))
-        print(f"finestate: {sum(unknown.values())} records of {path} name a component type "
-              f"that is none of the 23 ({names}); each is kept as its own group",
-              file=sys.stderr)
+        print(for_terminal(f"finestate: {sum(unknown.values())} records of {path} name a "
+                           f"component type that is none of the 23 ({names}); each is kept "
+                           "as its own group"), file=sys.stderr)
 
 
 def read_static(args: argparse.Namespace, path: str):
@@ -85,7 +86,8 @@ def read_static(args: argparse.Namespace, path: str):
     from finestate_env.datasets.formats import read_instances
 
     read = read_instances(path, skip_invalid=args.skip_invalid, platform=args.platform,
-                          images=args.images, image_size=args.image_size)
+                          images=args.images, image_size=args.image_size,
+                          trusted_paths=args.trusted_paths)
     say_skipped(path, read.skipped)
     say_unknown_types(path, read.unknown_types)
     return read

@@ -15,6 +15,7 @@ import sys
 from finestate_env import __version__
 from finestate_env.cli.commands import COMMANDS
 from finestate_env.core.errors import UsageError
+from finestate_env.core.files import TerminalText, for_terminal
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,11 +30,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # What a command prints holds ids and names from files: printed as text, never as
+    # terminal control (an id with an escape sequence could fake a line or a title).
+    stdout, sys.stdout = sys.stdout, TerminalText(sys.stdout)
     try:
         return args.run(args)
     except UsageError as exc:  # bad input: say what was wrong, no traceback
-        print(f"finestate: {exc}", file=sys.stderr)
+        print(f"finestate: {for_terminal(str(exc), keep_lines=True)}", file=sys.stderr)
         return 2
+    finally:
+        sys.stdout.flush()
+        sys.stdout = stdout
 
 
 if __name__ == "__main__":

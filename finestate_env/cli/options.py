@@ -73,6 +73,13 @@ def add_scene_option(parser: argparse.ArgumentParser,
                              "empty stage (for ablations)")
 
 
+def add_trusted_paths_option(parser: argparse.ArgumentParser) -> None:
+    """`--trusted-paths`: image paths in the data may lead out of its folder (core/files.py)."""
+    parser.add_argument("--trusted-paths", action="store_true",
+                        help="trust the data's image paths: read images outside its folder "
+                             "(absolute paths, .., links out), which are refused by default")
+
+
 def add_static_input_options(parser: argparse.ArgumentParser) -> None:
     """How `import` and `score` read released records (inputs.read_static)."""
     parser.add_argument("--skip-invalid", action="store_true",
@@ -84,6 +91,7 @@ def add_static_input_options(parser: argparse.ArgumentParser) -> None:
                              "(default: the file's folder)")
     parser.add_argument("--image-size", type=image_size, default=None,
                         help="WIDTHxHEIGHT of imported records whose image cannot be read")
+    add_trusted_paths_option(parser)
 
 
 def add_ray_options(parser: argparse.ArgumentParser) -> None:

@@ -31,8 +31,10 @@ from PIL import Image
 from finestate_env import components
 from finestate_env.components.scenes import DEFAULT_SCENE
 from finestate_env.core.errors import UsageError
+from finestate_env.core.files import outside_problem, refuse_symlink, write_new
 from finestate_env.core.schema import FAMILIES, Family, Instance, Platform
 from finestate_env.datasets import formats
+from finestate_env.datasets.formats.jsonl import records
 from finestate_env.runs.ray_jobs import RaySpec
 
 FAMILY_SHARES: dict[Family, float] = {
@@ -148,27 +150,31 @@ def generate(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: i
              family: str | Iterable[str] | None = None, fmt: str = "finestate-env",
              viewport: tuple[int, int] | str | None = None, scene: str = DEFAULT_SCENE,
              progress: Callable[[int, int], None] | None = None,
-             ray: RaySpec | None = None) -> Path:
+             ray: RaySpec | None = None, overwrite: bool = False) -> Path:
     """Write `n` instances to `out_dir` (see the module docstring); returns the file in `fmt`.
 
     Lines of `instances.jsonl` are written as the instances are made, so an
     interrupted run keeps what it finished. With `ray`, Ray actors render them
-    (`_generate_on_ray`), and the files are the same, byte for byte.
+    (`_generate_on_ray`), and the files are the same, byte for byte. A folder that holds
+    a dataset already is refused, unless `overwrite`: then its instances file and the
+    images it names are removed first (nothing else in the folder).
     """
     if fmt not in FORMAT_FILES:
         raise UsageError(f"unknown format {fmt!r}; expected one of {list(FORMAT_FILES)}")
     types = plan(n, seed, component, family)
     env_id_for(platform)  # refused before any file is touched
     out = Path(out_dir)
+    _clear_earlier(out, overwrite)
     (out / "images").mkdir(parents=True, exist_ok=True)
     seeds = SeedStream(seed)
     instances: list[Instance] = []
     make_maker = functools.partial(
         InstanceMaker, platform, sorted(set(types), key=list(components.COMPONENTS).index),
         viewport, scene)
-    with open(out / "instances.jsonl", "w", encoding="utf-8", newline="\n") as lines:
+    with write_new(out / "instances.jsonl", "w", encoding="utf-8", newline="\n") as lines:
         def keep(instance_id: str, line: str, png: bytes) -> None:
-            (out / "images" / f"{instance_id}.png").write_bytes(png)
+            with write_new(out / "images" / f"{instance_id}.png", "wb") as image:
+                image.write(png)
             lines.write(line + "\n")
             lines.flush()
             instances.append(Instance.model_validate_json(line))
@@ -187,6 +193,25 @@ def generate(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: i
     if fmt != "finestate-env":
         formats.export(instances, out / FORMAT_FILES[fmt], fmt)
     return out / FORMAT_FILES[fmt]
+
+
+def _clear_earlier(out: Path, overwrite: bool) -> None:
+    """Refuse a folder holding a dataset, or (overwrite) remove what generate wrote there:
+    its instances file and the images that file names inside the folder."""
+    listing = out / "instances.jsonl"
+    if not listing.exists() and not listing.is_symlink():
+        return
+    if not overwrite:
+        raise UsageError(f"{out} holds a dataset already ({listing}); pass --overwrite to "
+                         "replace it, or choose another --out")
+    refuse_symlink(listing)
+    for _, record in records(listing):
+        image = record.get("image") if isinstance(record, dict) else None
+        if isinstance(image, str) and outside_problem(image) is None:
+            path = out / image
+            if path.is_file() and not path.is_symlink():
+                path.unlink()
+    listing.unlink()
 
 
 def distinct_instances(maker: InstanceMaker, types: Iterable[str], seeds: SeedStream,

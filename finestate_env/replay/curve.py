@@ -22,6 +22,7 @@ from finestate_env.agents.scripted import NoisyOracleAgent
 from finestate_env.components import COMPONENTS, resolve
 from finestate_env.core.errors import UsageError
 from finestate_env.core.extras import require
+from finestate_env.core.files import write_text
 
 NoiseTarget = Literal["p0", "p1"]
 
@@ -142,5 +143,5 @@ def write_curve(curve: dict[str, Any], out: str | Path) -> tuple[Path, Path]:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     json_path = out / "curve.json"
-    json_path.write_text(json.dumps(curve, indent=2) + "\n")
+    write_text(json_path, json.dumps(curve, indent=2) + "\n")
     return json_path, plot_curve(curve, out / "curve.png")

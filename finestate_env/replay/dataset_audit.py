@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import io
 import json
 import statistics
@@ -27,6 +28,7 @@ from PIL import Image
 
 from finestate_env.backends import Backend, BackendCrashed
 from finestate_env.core.errors import UsageError
+from finestate_env.core.files import refuse_symlink, write_text
 from finestate_env.core.schema import Instance
 from finestate_env.replay import precision
 from finestate_env.replay.audit import DENSITY, AuditReport, audit_instance
@@ -136,7 +138,11 @@ def _png(image: Image.Image) -> bytes:
 
 
 def _safe(text: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in text)[:120]
+    """A file name for an id: its letters, digits, - and _ (others as _, at most 100), and
+    a hash of the whole id, so that two ids never share a picture."""
+    readable = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "_"
+                       for c in text)[:100]
+    return f"{readable}-{hashlib.sha1(text.encode('utf-8', 'surrogatepass')).hexdigest()[:10]}"
 
 
 def lost_record(instance: Instance, cause: str) -> dict[str, Any]:
@@ -164,6 +170,8 @@ def _check_settings(out: Path, settings: AuditSettings) -> None:
     """Record the settings of a new folder; refuse to continue one measured otherwise
     (its records and the new ones would be summed as if alike)."""
     path = out / SETTINGS
+    for name in (SETTINGS, "audit.jsonl", "audit_summary.json"):
+        refuse_symlink(out / name)
     wanted = dataclasses.asdict(settings)
     if path.exists():
         try:
@@ -181,7 +189,7 @@ def _check_settings(out: Path, settings: AuditSettings) -> None:
         raise UsageError(f"{out} holds audit records without {SETTINGS} (an audit before "
                          "the two-point audit): audit into another folder")
     out.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(wanted, indent=2) + "\n")
+    write_text(path, json.dumps(wanted, indent=2) + "\n")
 
 
 def audit_file(instances: list[Instance], out: Path, settings: AuditSettings = AuditSettings(),
@@ -197,7 +205,7 @@ def audit_file(instances: list[Instance], out: Path, settings: AuditSettings = A
                        out=out / "audit.jsonl", workers=workers, desc="audit", progress=progress,
                        ray=ray, lost=lost_record)
     summary = summarize_audit(records)
-    (out / "audit_summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    write_text(out / "audit_summary.json", json.dumps(summary, indent=2) + "\n")
     return records, summary
 
 

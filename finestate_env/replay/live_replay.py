@@ -12,6 +12,7 @@ skipping the capture makes replay several times faster than running the env.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -99,10 +100,17 @@ def _scored(instance: Instance, prediction: Prediction) -> tuple[Any, dict[str, 
     pixels = scored.coords == "pixel"  # else an imported instance without a size
     record = dict(key=prediction.id, id=instance.id, component=instance.component,
                   family=instance.family or "unknown", platform=instance.platform,
-                  p0=scored.p0 if pixels else None, p1=scored.p1 if pixels else None,
+                  # A point finite as given may overflow in pixels (1.7e308 normalised):
+                  # the action error says it is off screen; the record keeps no infinity.
+                  p0=scored.p0 if pixels and _finite(scored.p0) else None,
+                  p1=scored.p1 if pixels and _finite(scored.p1) else None,
                   goal_state=instance.goal_state, static=scored.verdicts,
                   problems=scored.problems)
     return scored, record
+
+
+def _finite(point) -> bool:
+    return point is not None and all(math.isfinite(v) for v in point)
 
 
 def lost_record(job: ReplayJob, cause: str) -> dict[str, Any]:

@@ -21,7 +21,15 @@ from PIL import Image
 
 from finestate_env import __version__
 from finestate_env.core import scoring
+from finestate_env.core.errors import UsageError
 from finestate_env.core.extras import require
+from finestate_env.core.files import (
+    MAX_LINE_BYTES,
+    open_regular,
+    read_image,
+    resolve_inside,
+    write_text,
+)
 from finestate_env.core.schema import Instance
 from finestate_env.replay.disagreements import Disagreement, disagreement_of, explain, why
 from finestate_env.replay.drawing import crop_around, draw_boxes, draw_points
@@ -36,20 +44,21 @@ METRIC_NAMES = {"sr_loc": "SR@Loc", "sr_int": "SR@Int", "es_sr_loc": "ES-SR@Loc"
 
 
 def write_report(folder: Path, instances: list[Instance] | None = None,
-                 images_root: Path | None = None, skip_invalid: bool = True) -> Path:
+                 images_root: Path | None = None, trusted_paths: bool = False,
+                 skip_invalid: bool = True) -> Path:
     """Write `folder/report.html` from `folder/results.jsonl` and `audit_summary.json`
     (either may be missing: an audit's folder has no results).
 
     The results are a replay's, or a live run's (`finestate run --out`). `instances`
     and `images_root` (the folder their `image` paths are relative to) default to the
-    instances file named in `folder/run.json` (its malformed lines skipped unless
-    `skip_invalid` is False).
+    instances file named in `folder/run.json`. An image is drawn only from inside
+    `images_root` (unless `trusted_paths`); reading the folder changes nothing in it.
     """
     folder = Path(folder)
-    records = [read_result_line(r) for r in read_records(folder / "results.jsonl")]
+    records = [read_result_line(r) for r in read_records(folder / "results.jsonl", key=None)]
     audit_summary = _audit_summary(folder)
     if instances is None:
-        instances, images_root = _instances_of_run(folder, skip_invalid)
+        instances, images_root = _instances_of_run(folder, trusted_paths, skip_invalid)
     by_id = {instance.id: instance for instance in instances or []}
     summary = summarize_replay(records)
     cases = [r for r in records if _is_case(r)]
@@ -68,27 +77,45 @@ def write_report(folder: Path, instances: list[Instance] | None = None,
         explained=_explained(disagreements.values()),
         audit=_audit_rows(audit_summary),
         two_point=_two_point(folder, audit_summary),
-        cases=[_case(r, by_id.get(r.id), images_root, disagreements.get(r.key))
+        cases=[_case(r, by_id.get(r.id), images_root, disagreements.get(r.key), trusted_paths)
                for r in cases[:MAX_CASES]],
         cases_left_out=max(0, len(cases) - MAX_CASES),
         case_types=sorted({r.component for r in cases}),
         case_outcomes=sorted({_case_outcome(r) for r in cases}))
     out = folder / "report.html"
-    out.write_text(html, encoding="utf-8")
+    write_text(out, html)
     return out
 
 
-def _instances_of_run(folder: Path,
+def _instances_of_run(folder: Path, trusted_paths: bool = False,
                       skip_invalid: bool = True) -> tuple[list[Instance], Path | None]:
-    manifest = folder / MANIFEST
-    if not manifest.exists():
-        return [], None
+    """The instances file `run.json` names, and its folder (the images' root)."""
     from finestate_env.datasets.formats import read_instances
 
-    path = Path(json.loads(manifest.read_text())["instances"])
+    manifest = read_manifest(folder)
+    if manifest is None or not isinstance(manifest.get("instances"), str):
+        return [], None
+    path = Path(manifest["instances"])
     if not path.exists():
         return [], None
-    return read_instances(path, skip_invalid=skip_invalid).items, path.parent
+    return (read_instances(path, skip_invalid=skip_invalid,
+                           trusted_paths=trusted_paths).items, path.parent)
+
+
+def read_manifest(folder: Path) -> dict[str, Any] | None:
+    """`folder/run.json`, or None when there is none; a broken one is a UsageError."""
+    path = folder / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        with open_regular(path) as f:
+            manifest = json.loads(f.read(MAX_LINE_BYTES + 1).decode("utf-8"))
+    except (ValueError, RecursionError) as exc:  # JSON, UTF-8 and number errors
+        raise UsageError(f"{path}: not a run's manifest ({exc}); it is written by "
+                         "finestate replay / run --out") from None
+    if not isinstance(manifest, dict):
+        raise UsageError(f"{path}: not a run's manifest (a JSON object)")
+    return manifest
 
 
 def _is_case(record: ReplayRecord) -> bool:
@@ -114,7 +141,7 @@ def _explained(disagreements) -> list[dict]:
 
 
 def _case(record: ReplayRecord, instance: Instance | None, images_root: Path | None,
-          disagreement: Disagreement | None = None) -> dict:
+          disagreement: Disagreement | None = None, trusted_paths: bool = False) -> dict:
     thumbnail, no_image = None, None
     if instance is None:
         no_image = "instance not found"
@@ -123,11 +150,16 @@ def _case(record: ReplayRecord, instance: Instance | None, images_root: Path | N
     elif instance.boxes is None:
         no_image = "the instance's image size is unknown"
     else:
-        path = images_root / instance.image
-        if path.exists():
-            thumbnail = _thumbnail(path, instance, record)
-        else:
-            no_image = f"{instance.image} is missing"
+        # Only a bounded regular file inside the dataset's folder is drawn (core/files.py):
+        # the report is sent to others, and must not carry a file the dataset pointed at.
+        try:
+            path = resolve_inside(images_root, instance.image, trusted_paths)
+            if path.exists():
+                thumbnail = _thumbnail(path, instance, record)
+            else:
+                no_image = f"{instance.image} is missing"
+        except UsageError as exc:
+            no_image = str(exc)
     return {"id": record.id, "component": record.component, "outcome": _case_outcome(record),
             "thumbnail": thumbnail, "no_image": no_image,
             "instruction": instance.instructions.interact if instance else "",
@@ -139,8 +171,7 @@ def _case(record: ReplayRecord, instance: Instance | None, images_root: Path | N
 
 
 def _thumbnail(path: Path, instance: Instance, record: ReplayRecord) -> str:
-    with Image.open(path) as source:
-        image = source.convert("RGB")
+    image = read_image(path).convert("RGB")
     boxes = instance.boxes.current
     draw_boxes(image, {"loc": boxes.loc, "core": boxes.core, "goal": boxes.goal,
                        "now": boxes.now})
@@ -259,13 +290,13 @@ def _two_point(folder: Path, audit_summary: dict[str, Any] | None) -> dict[str, 
              for name, table in summary["by_component"].items()]
     pictures = []
     for name, relative in audit_summary.get("regions_pictures", {}).items():
-        path = folder / relative
-        if path.is_file():
-            with Image.open(path) as image:
-                picture = image.convert("RGB")
-            picture.thumbnail((THUMBNAIL_WIDTH, THUMBNAIL_WIDTH))
-            pictures.append({"component": name, "data": _png(picture),
-                             "start": summary["start"].get(name)})
+        try:  # the audit wrote it there: it must still be a bounded file of the folder
+            picture = read_image(resolve_inside(folder, relative)).convert("RGB")
+        except (UsageError, OSError):
+            continue
+        picture.thumbnail((THUMBNAIL_WIDTH, THUMBNAIL_WIDTH))
+        pictures.append({"component": name, "data": _png(picture),
+                         "start": summary["start"].get(name)})
     return {"rules": summary["rules"], "rows": rows, "chart": _precision_chart(summary),
             "start": summary["start"], "pictures": pictures}
 

@@ -44,6 +44,7 @@ from finestate_env.agents.vlm_prompt import (
 from finestate_env.components.scenes import DEFAULT_SCENE
 from finestate_env.core.errors import UsageError
 from finestate_env.core.extras import require
+from finestate_env.core.files import write_text
 from finestate_env.core.schema import CoordConvention, Instance, Platform
 from finestate_env.datasets.generate import (
     InstanceMaker,
@@ -182,7 +183,7 @@ def export_rl(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: 
                 "scene": scene, "viewport": viewport, "component": component,
                 "family": family, "rows": rows,
                 "files": {key: str(path.relative_to(out)) for key, path in files.items()}}
-    (out / "export.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    write_text(out / "export.json", json.dumps(manifest, indent=2) + "\n")
     return ExportResult(out, files, rows, speed)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import multiprocessing.util
+import os
 import signal
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -22,6 +23,7 @@ from typing import Any, Protocol, TypeVar
 from tqdm import tqdm
 
 from finestate_env.core.errors import UsageError
+from finestate_env.core.files import bounded_lines, open_regular, refuse_symlink, write_new
 from finestate_env.runs.ray_jobs import RaySpec, run_on_ray
 
 Item = TypeVar("Item")
@@ -38,24 +40,57 @@ class Worker(Protocol):
     def close(self) -> None: ...
 
 
-def read_records(path: Path) -> list[Record]:
-    """The complete records of a JSON Lines results file; a cut-off last line is
-    removed from the file (it was being written when the run was killed)."""
+def read_records(path: Path, key: str | None = "key") -> list[Record]:
+    """The complete records of a JSON Lines results file, read only: a cut-off last line
+    (it was being written when the run was killed) is left out, and left in the file for
+    the run that continues it to remove (`drop_cut_line`). A line that is not a finestate
+    record (a JSON object, with a string `key` unless that is None) is a UsageError naming
+    it."""
     if not path.exists():
         return []
-    data = path.read_bytes()
-    complete = data[: data.rfind(b"\n") + 1]
-    if len(complete) != len(data):
-        with open(path, "r+b") as f:
-            f.truncate(len(complete))
     records = []
-    for number, line in enumerate(complete.splitlines(), start=1):
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"{path}:{number}: not a JSON record ({exc.msg}); "
-                             "this file was not written by finestate, or was edited") from exc
+    with open_regular(path) as f:
+        for number, raw in enumerate(bounded_lines(f), start=1):
+            if isinstance(raw, bytes) and not raw.endswith(b"\n"):
+                break  # the cut-off last line
+            problem = "a line too long"
+            if isinstance(raw, bytes):
+                if not raw.strip():
+                    continue
+                try:
+                    record = json.loads(raw.decode("utf-8"))
+                    problem = None if isinstance(record, dict) and (
+                        key is None or isinstance(record.get(key), str)) else (
+                        f"no object with a string {key!r}" if key else "not an object")
+                except (ValueError, RecursionError) as exc:  # UTF-8, JSON, huge numbers
+                    problem = str(exc)[:120] or type(exc).__name__
+            if problem is not None:
+                raise UsageError(f"{path}:{number}: not a finestate record ({problem}); this "
+                                 "file was not written by finestate, or was edited")
+            records.append(record)
     return records
+
+
+def drop_cut_line(path: Path) -> None:
+    """Remove a cut-off last line from a results file this run is about to continue."""
+    if not path.exists():
+        return
+    refuse_symlink(path)
+    with open_regular(path) as f:
+        size = os.fstat(f.fileno()).st_size
+        tail = 0
+        while tail < size:  # back to the last newline, in blocks
+            step = min(65536, size - tail)
+            f.seek(size - tail - step)
+            block = f.read(step)
+            cut = block.rfind(b"\n")
+            if cut >= 0:
+                tail += step - cut - 1
+                break
+            tail += step
+    if tail:
+        with open(path, "r+b") as f:
+            f.truncate(size - tail)
 
 
 def run_jobs(items: Iterable[Item], key: Callable[[Item], str], make_worker: Callable[[], Worker],
@@ -72,12 +107,13 @@ def run_jobs(items: Iterable[Item], key: Callable[[Item], str], make_worker: Cal
     if ray is not None and lost is None:
         raise TypeError("run_jobs on Ray needs `lost`: the record of an item whose actor died")
     out.parent.mkdir(parents=True, exist_ok=True)
+    drop_cut_line(out)
     done = {record["key"] for record in read_records(out)}
     todo = [item for item in items if key(item) not in done]
     bar = tqdm(total=len(done) + len(todo), initial=len(done), desc=desc, unit="it",
                disable=not progress, dynamic_ncols=True)
     try:
-        with open(out, "a", encoding="utf-8") as sink:
+        with write_new(out, "a", encoding="utf-8") as sink:
             def write(record: Record) -> None:
                 for name, data in record.pop(FILES, {}).items():
                     _write_file(out.parent, name, data)
@@ -99,9 +135,11 @@ def run_jobs(items: Iterable[Item], key: Callable[[Item], str], make_worker: Cal
 def _write_file(folder: Path, name: str, data: bytes) -> None:
     path = (folder / name).resolve()
     if not path.is_relative_to(folder.resolve()):
-        raise ValueError(f"a worker asked to write {name!r}, outside the run's folder {folder}")
+        raise UsageError(f"{folder / name} leads out of the run's folder {folder} (a link?); "
+                         "finestate writes only inside --out")
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
+    with write_new(folder / name, "wb") as f:
+        f.write(data)
 
 
 def _run_here(items: list, make_worker: Callable[[], Worker], write) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +46,12 @@ DATA = Path(__file__).parents[1] / "data"
 def finestate(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "finestate_env.cli", *args],
                           capture_output=True, text=True, timeout=120)
+
+
+def copy_images(folder: Path) -> None:
+    """The test images in `folder/images`: copies, since a link out of a dataset's folder
+    is refused (core/files.py)."""
+    shutil.copytree(DATA / "images", folder / "images", dirs_exist_ok=True)
 
 
 def write(path: Path, *lines: str) -> Path:
@@ -240,7 +247,7 @@ def test_desktop_interact_is_never_read_so_it_may_hold_anything(tmp_path, value,
 
 @pytest.mark.parametrize("value", [[0.3, 0.2], [0.4, 0.1, 0.45, 0.3], None, ABSENT])
 def test_web_records_with_an_interact_stay_web_records(tmp_path, value):
-    (tmp_path / "images").symlink_to(DATA / "images")
+    copy_images(tmp_path)
     record = _with_interact(WEB_RECORD, value)
     record["processing_details"]["core_coords"] = [0.3, 0.2]  # unread too: ignored
     path = write(tmp_path / "web.jsonl", json.dumps(record))
@@ -256,7 +263,7 @@ def test_web_records_with_an_interact_stay_web_records(tmp_path, value):
 
 
 def test_fields_the_released_code_never_reads_may_hold_anything(tmp_path):
-    (tmp_path / "images").symlink_to(DATA / "images")
+    copy_images(tmp_path)
     web = json.loads(json.dumps(WEB_RECORD))
     web.update(annotator={"name": "A", "pass": 2}, width="wide", height=None,
                tags=["hard"], gesture="swipe", family="misc")
@@ -314,7 +321,7 @@ def test_released_type_names_land_on_the_23_types(names, canonical):
 
 
 def test_unknown_type_names_keep_their_own_group_and_are_counted(tmp_path):
-    (tmp_path / "images").symlink_to(DATA / "images")
+    copy_images(tmp_path)
     lines = []
     for kind in ("Check Box", "Progress Bar", "progress bar", "Steeper", "Knob ", "Gauge"):
         record = json.loads(json.dumps(WEB_RECORD))
@@ -571,7 +578,7 @@ def _web(**details) -> str:
      "(pixel), got [1, 2, -3, 4]"),
 ])
 def test_bad_lines_name_file_line_field_and_expectation(tmp_path, lines, message):
-    (tmp_path / "images").symlink_to(DATA / "images")
+    copy_images(tmp_path)
     path = write(tmp_path / "bad.jsonl", *lines)
     with pytest.raises(FormatError) as caught:
         read_instances(path)
@@ -605,7 +612,7 @@ def test_project_layout_errors_name_the_nested_field(tmp_path):
 def test_skip_invalid_keeps_the_good_lines_and_reports_the_bad(tmp_path):
     lines = (DATA / "finestate_bench_web.jsonl").read_text().splitlines()
     path = write(tmp_path / "mixed.jsonl", lines[0], "{oops", _web(bbox=None), lines[3])
-    path.parent.joinpath("images").symlink_to(DATA / "images")
+    copy_images(path.parent)
     read = read_instances(path, skip_invalid=True)
     assert [i.component for i in read.items] == ["slider", "date_picker"]
     assert read.skipped == [
@@ -687,7 +694,9 @@ def test_import_and_score_commands(tmp_path):
     read = read_instances(out / "instances.jsonl")
     assert read.layout == "finestate-env" and len(read.items) == 4
     # Image paths now point from the new folder to the same files.
-    assert (out / read.items[0].image).resolve() == (DATA / "images/web_a.png").resolve()
+    # The image is brought into the imported folder (a link, or a copy), named inside it.
+    assert read.items[0].image == "images/web_a.png"
+    assert (out / "images/web_a.png").read_bytes() == (DATA / "images/web_a.png").read_bytes()
     result = finestate("score", "--instances", str(out / "instances.jsonl"), "--predictions",
                        str(DATA / "predictions_web.jsonl"), "--mode", "release",
                        "--out", str(tmp_path / "scored"))
@@ -703,7 +712,7 @@ def test_import_and_score_commands(tmp_path):
 def test_bad_files_exit_2_and_write_nothing_unless_skipped(tmp_path):
     lines = (DATA / "finestate_bench_web.jsonl").read_text().splitlines()
     bad = write(tmp_path / "bad.jsonl", lines[0], '{"image": 3}', lines[3])
-    (tmp_path / "images").symlink_to(DATA / "images")
+    copy_images(tmp_path)
     out = tmp_path / "out"
     result = finestate("import", str(bad), "--out", str(out))
     assert result.returncode == 2

@@ -43,6 +43,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--no-report", action="store_true",
                         help="do not write OUT/report.html")
     parser.add_argument("--skip-invalid", action="store_true")
+    options.add_trusted_paths_option(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
     return parser
@@ -62,7 +63,8 @@ def _run(args: argparse.Namespace) -> int:
     from finestate_env.replay.dataset_audit import AuditSettings, audit_file
 
     with inputs.reading(args.instances):
-        instances = read_instances(args.instances, skip_invalid=args.skip_invalid)
+        instances = read_instances(args.instances, skip_invalid=args.skip_invalid,
+                                   trusted_paths=args.trusted_paths)
     inputs.say_skipped(args.instances, instances.skipped)
     out = Path(args.out)
     defaults = AuditSettings()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from finestate_env.cli import inputs, options
 from finestate_env.core.errors import UsageError
+from finestate_env.core.files import write_text
 
 NAME = "eval"
 
@@ -29,6 +30,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--rate-limit", type=float, default=None, metavar="PER_SECOND",
                         help="with --ray: at most this many requests a second to each "
                              "endpoint, across all actors")
+    options.add_trusted_paths_option(parser)
     parser.add_argument("--skip-invalid", action="store_true",
                         help="skip malformed instance lines (counted) instead of stopping")
     parser.set_defaults(run=run)
@@ -57,7 +59,8 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"--rate-limit must be positive requests/s, got {args.rate_limit}")
     out = Path(args.out)
     with inputs.reading(args.instances):
-        read = read_instances(args.instances, skip_invalid=args.skip_invalid)
+        read = read_instances(args.instances, trusted_paths=args.trusted_paths,
+                              skip_invalid=args.skip_invalid)
     inputs.say_skipped(args.instances, read.skipped)
     instances = read.items
     if not instances:
@@ -80,12 +83,12 @@ def _run(args: argparse.Namespace) -> int:
           f" · coords {agent.profile.coords} ({agent.profile.why})", flush=True)
     try:
         summary = evaluate(arms, instances, Path(args.instances).parent, progress, ray=ray,
-                           rate_limit=args.rate_limit)
+                           rate_limit=args.rate_limit, trusted_paths=args.trusted_paths)
     except inputs.model_failure() as exc:
         print(f"finestate: {exc}\nfinestate: the predictions so far are in {out}; the responses "
               "are cached, so rerunning the same command resumes for free", file=sys.stderr)
         return 1
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
     for name, arm in summary["arms"].items():
         usage, static = arm["usage"], arm["static"]
         scores = f"static ES-SR@Int {static['es_sr_int']:.3f}, SR@Loc {static['sr_loc']:.3f}"

@@ -30,6 +30,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         help="with --ray: Ray actors, each with its own browser (without "
                              "--ray, generate uses one); the files are the same either way")
     options.add_ray_options(parser)
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace the dataset OUT holds (its instances file and the images "
+                             "it names; nothing else), which is refused by default")
     parser.set_defaults(run=run)
     return parser
 
@@ -54,7 +57,8 @@ def _run(args: argparse.Namespace) -> int:
                      **options.env_options(args))
     path, speed = timed_generate(args.out, platform=args.platform, n=args.n, seed=args.seed,
                                  component=args.component, family=args.family, fmt=args.format,
-                                 viewport=args.viewport, scene=args.scene, ray=ray)
+                                 viewport=args.viewport, scene=args.scene, ray=ray,
+                                 overwrite=args.overwrite)
     out = Path(args.out)
     extra = f" and {path.name}" if path.name != "instances.jsonl" else ""
     print(f"wrote {args.n} {args.platform} instances to {out / 'instances.jsonl'}{extra} "

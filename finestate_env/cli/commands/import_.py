@@ -27,7 +27,8 @@ def run(args: argparse.Namespace) -> int:
     with inputs.reading(args.file):
         read = inputs.read_static(args, args.file)
     out = Path(args.out)
-    instances = relocate_images(read.items, Path(args.file).parent, out, args.images)
+    instances = relocate_images(read.items, Path(args.file).parent, out, args.images,
+                                args.trusted_paths)
     written = write_instances(instances, out / "instances.jsonl")
     print(f"{args.file}: layout {read.layout or 'none (empty file)'}, read {len(read.items)} "
           f"instances, skipped {len(read.skipped)} invalid lines")

@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 
 from finestate_env.cli import inputs, options
+from finestate_env.core.errors import UsageError
+from finestate_env.core.files import sha256_of, write_text
 
 NAME = "replay"
 
@@ -29,9 +31,29 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--report", action="store_true", help="also write report.html")
     parser.add_argument("--skip-invalid", action="store_true",
                         help="skip malformed lines (counted) instead of stopping")
+    options.add_trusted_paths_option(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
     return parser
+
+
+def _check_same_inputs(out: Path, manifest: dict) -> None:
+    """A folder with results is continued only from the same instances and predictions
+    (their hashes in run.json): its results would otherwise be printed as the new ones."""
+    from finestate_env.replay.report import read_manifest
+    from finestate_env.runs.jobs import read_records
+
+    if not read_records(out / "results.jsonl"):
+        return
+    earlier = read_manifest(out) or {}
+    if earlier.get("sha256") != manifest["sha256"]:
+        differ = [name for name in ("instances", "predictions")
+                  if (earlier.get("sha256") or {}).get(name) != manifest["sha256"][name]]
+        raise UsageError(
+            f"{out} holds the results of a replay of other {' and '.join(differ)} "
+            f"({', '.join(str(earlier.get(name)) for name in differ)}; now "
+            f"{', '.join(manifest[name] for name in differ)}): replay into another --out, "
+            "or remove it")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     from finestate_env.runs.ray_jobs import ray_checked
 
     with inputs.reading():
-        instances = read_instances(args.instances, skip_invalid=args.skip_invalid)
+        instances = read_instances(args.instances, skip_invalid=args.skip_invalid,
+                                   trusted_paths=args.trusted_paths)
         predictions = read_predictions(args.predictions, skip_invalid=args.skip_invalid)
     inputs.say_skipped(args.instances, instances.skipped)
     inputs.say_skipped(args.predictions, predictions.skipped)
@@ -56,10 +79,13 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         with ray_checked(ray):  # a run Ray refuses writes nothing, not even OUT
+            manifest = {"instances": str(Path(args.instances).resolve()),
+                        "predictions": str(Path(args.predictions).resolve()),
+                        "sha256": {"instances": sha256_of(args.instances),
+                                   "predictions": sha256_of(args.predictions)}}
+            _check_same_inputs(out, manifest)
             out.mkdir(parents=True, exist_ok=True)
-            (out / MANIFEST).write_text(json.dumps({
-                "instances": str(Path(args.instances).resolve()),
-                "predictions": str(Path(args.predictions).resolve())}, indent=2) + "\n")
+            write_text(out / MANIFEST, json.dumps(manifest, indent=2) + "\n")
             records, summary = replay(paired.jobs, out, workers=args.workers or 1,
                                       progress=not args.quiet, ray=ray, counts=counts)
     except KeyboardInterrupt:
@@ -77,5 +103,5 @@ def run(args: argparse.Namespace) -> int:
     print(f"{len(records)} predictions ({outcomes}) · this run {elapsed:.1f} s")
     print(f"wrote {out / 'results.jsonl'} and {out / 'summary.json'}")
     if args.report:
-        print(f"wrote {write_report(out)}")
+        print(f"wrote {write_report(out, trusted_paths=args.trusted_paths)}")
     return 0

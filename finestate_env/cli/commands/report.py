@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from finestate_env.cli import inputs
+from finestate_env.cli import inputs, options
 from finestate_env.core.errors import UsageError
 
 NAME = "report"
@@ -15,6 +15,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(NAME, help="write FOLDER/report.html from a replay, "
                                               "run or audit folder")
     parser.add_argument("folder")
+    options.add_trusted_paths_option(parser)
     parser.add_argument("--skip-invalid", action="store_true",
                         help="skip malformed lines of the instances file that FOLDER/run.json "
                              "names instead of stopping")
@@ -31,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
                          f"`finestate replay --out {folder}` or `finestate audit --out "
                          f"{folder}` first")
     with inputs.reading():
-        report = write_report(folder, skip_invalid=args.skip_invalid)
+        report = write_report(folder, trusted_paths=args.trusted_paths,
+                              skip_invalid=args.skip_invalid)
     print(f"wrote {report}")
     return 0

@@ -117,21 +117,24 @@ def run(args: argparse.Namespace) -> int:
               f"Δ_vis live {vda['delta_vis']['live']:+.3f}, "
               f"static {vda['delta_vis']['static']:+.3f}")
     if args.agent == "openai" and args.out:
+        from finestate_env.core.files import write_text
+
         Path(args.out).mkdir(parents=True, exist_ok=True)
         usage = {"model": args.model, **agent.chat.usage.as_json()}
         if baseline is not None:
             usage["baseline"] = baseline.chat.usage.as_json()
             (Path(args.out) / "baseline").mkdir(exist_ok=True)
-            (Path(args.out) / "baseline" / "results.jsonl").write_text(
-                "".join(r.model_dump_json() + "\n" for r in baseline_results))
-        (Path(args.out) / "usage.json").write_text(json.dumps(usage, indent=2) + "\n")
+            write_text(Path(args.out) / "baseline" / "results.jsonl",
+                       "".join(r.model_dump_json() + "\n" for r in baseline_results))
+        write_text(Path(args.out) / "usage.json", json.dumps(usage, indent=2) + "\n")
     if args.out:
+        from finestate_env.core.files import write_text
+
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
-        with open(out / "results.jsonl", "w") as f:
-            for result in results:
-                f.write(result.model_dump_json() + "\n")
-        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        write_text(out / "results.jsonl",
+                   "".join(result.model_dump_json() + "\n" for result in results))
+        write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
         _write_cases(out, cases, args)
         print(f"wrote {out / 'results.jsonl'} and {out / 'summary.json'}")
         if args.report:
@@ -147,26 +150,44 @@ def _instance_of(reset_info: dict):
     return Instance.model_validate_json(reset_info["instance"])  # JSON text (design.md §4b)
 
 
+def _remove_earlier_cases(folder: Path) -> None:
+    """Remove what an earlier run wrote in `folder` (its instances file and the images that
+    names), and nothing else: the folder may hold the user's own files too."""
+    from finestate_env.core.files import outside_problem, refuse_symlink
+    from finestate_env.datasets.formats.jsonl import records
+
+    listing = folder / "instances.jsonl"
+    if not listing.exists() and not listing.is_symlink():
+        return
+    refuse_symlink(listing)
+    for _, record in records(listing):
+        image = record.get("image") if isinstance(record, dict) else None
+        if isinstance(image, str) and outside_problem(image) is None:
+            path = folder / image
+            if path.is_file() and not path.is_symlink():
+                path.unlink()
+    listing.unlink()
+
+
 def _write_cases(out: Path, cases: list, args: argparse.Namespace) -> None:
     """OUT/cases/instances.jsonl and its screenshots: the episodes the report shows a card
     for, named in OUT/run.json as `replay` names its instances."""
-    import shutil
-
     from PIL import Image
 
+    from finestate_env.core.files import write_new, write_text
     from finestate_env.datasets.formats import write_instances
     from finestate_env.replay.report import MANIFEST
 
     folder = out / "cases"
-    if folder.exists():
-        shutil.rmtree(folder)  # ours: the cases of an earlier run in the same folder
-    (folder / "images").mkdir(parents=True)
+    _remove_earlier_cases(folder)
+    (folder / "images").mkdir(parents=True, exist_ok=True)
     instances = []
     for _, instance, shot in cases:
         name = "".join(c if c.isalnum() or c in "-_" else "_" for c in instance.id) + ".png"
-        Image.fromarray(shot).save(folder / "images" / name)
+        with write_new(folder / "images" / name, "wb") as f:
+            Image.fromarray(shot).save(f, format="PNG")
         instances.append(instance.model_copy(update={"image": f"images/{name}"}))
     write_instances(instances, folder / "instances.jsonl")
-    (out / MANIFEST).write_text(json.dumps({
+    write_text(out / MANIFEST, json.dumps({
         "instances": str((folder / "instances.jsonl").resolve()), "agent": args.agent,
         "episodes": args.episodes, "seed": args.seed}, indent=2) + "\n")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from finestate_env.cli import inputs, options
 from finestate_env.core.errors import UsageError
+from finestate_env.core.files import write_text
 
 NAME = "score"
 
@@ -57,6 +58,6 @@ def run(args: argparse.Namespace) -> int:
         with open(out / "results.jsonl", "w", encoding="utf-8") as f:
             for record in records:
                 f.write(json.dumps(record.to_json()) + "\n")
-        (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
         print(f"wrote {out / 'results.jsonl'} and {out / 'summary.json'}")
     return 0

@@ -25,10 +25,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, UnidentifiedImageError
-
 from finestate_env.components import COMPONENTS, TYPE_NAMES
+from finestate_env.core import files
 from finestate_env.core.coords import convert_box
+from finestate_env.core.errors import UsageError
 from finestate_env.core.schema import FAMILIES, Boxes, BoxSet, Family, Instance, Platform, Size
 from finestate_env.datasets.formats.jsonl import FormatError, shown
 from finestate_env.datasets.formats.project import locate_image
@@ -132,22 +132,24 @@ class SizeFinder:
     """The image size of a record, by the rule in the module docstring (cached per file)."""
 
     def __init__(self, base_dir: Path, images_root: str | Path | None,
-                 image_size: tuple[int, int] | None) -> None:
+                 image_size: tuple[int, int] | None, trusted: bool = False) -> None:
         self.base_dir, self.images_root, self.image_size = base_dir, images_root, image_size
+        self.trusted = trusted
         self._cache: dict[Path, tuple[int, int]] = {}
 
     def __call__(self, image: str | None, recorded: tuple[int, int] | None, path: Path,
                  line: int, field: str, required: bool = True) -> tuple[int, int] | None:
         """The size, or None when nothing tells it and it is not `required`."""
-        found = locate_image(image, self.base_dir, self.images_root)
+        try:
+            found = locate_image(image, self.base_dir, self.images_root, self.trusted)
+            if found is not None and found not in self._cache:
+                self._cache[found] = files.image_size(found)
+        except UsageError as exc:  # out of the folder, too big, not an image
+            raise FormatError(path, line, field, "", "", problem=str(exc)) from None
+        except OSError as exc:
+            raise FormatError(path, line, field, "a readable image file",
+                              f"{found} ({exc.strerror or exc})") from None
         if found is not None:
-            if found not in self._cache:
-                try:
-                    with Image.open(found) as opened:
-                        self._cache[found] = opened.size
-                except (OSError, UnidentifiedImageError) as exc:
-                    raise FormatError(path, line, field, "a readable image file",
-                                      f"{found} ({exc})") from None
             return self._cache[found]
         if recorded is not None:
             return recorded

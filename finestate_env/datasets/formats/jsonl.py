@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from finestate_env.core.errors import UsageError, shown
+from finestate_env.core.files import MAX_LINE_BYTES, LineTooLong, bounded_lines, open_regular
 
 
 class FormatError(UsageError):
@@ -41,23 +42,42 @@ class ReadResult:
     unknown_types: dict[str, int] = field(default_factory=dict)
 
 
+def parse_line(raw: bytes | LineTooLong, path: Path | str, number: int) -> Any:
+    """One line's JSON object, or the FormatError that says why it is none: too long, not
+    UTF-8, not JSON, nested too deep, a number too long to read, not an object."""
+    def bad(got: str) -> FormatError:
+        return FormatError(path, number, "line", "one JSON object", got)
+
+    if isinstance(raw, LineTooLong):
+        return bad(f"a line of {raw.size:,} bytes (the limit is {MAX_LINE_BYTES:,})")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return bad(f"bytes that are not UTF-8 (byte {exc.start + 1}: {raw[exc.start]:#04x})")
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return bad(f"invalid JSON ({exc.msg} at column {exc.colno})")
+    except RecursionError:
+        return bad("JSON nested too deep to read")
+    except ValueError as exc:  # an integer of thousands of digits (int_max_str_digits)
+        return bad(f"a value that cannot be read ({exc})")
+    if not isinstance(value, dict):
+        return bad(f"a JSON {type(value).__name__}: {shown(value)}")
+    return value
+
+
 def records(path: Path) -> Iterator[tuple[int, Any]]:
-    """(line number, parsed JSON) for every non-blank line; a line that is not JSON raises."""
-    with open(path, encoding="utf-8") as f:
-        for number, line in enumerate(f, 1):
-            text = line.strip()
-            if not text:
-                continue
-            try:
-                value = json.loads(text)
-            except json.JSONDecodeError as exc:
-                yield number, FormatError(path, number, "line", "one JSON object",
-                                          f"invalid JSON ({exc.msg} at column {exc.colno})")
-                continue
-            if not isinstance(value, dict):
-                value = FormatError(path, number, "line", "one JSON object",
-                                    f"a JSON {type(value).__name__}: {shown(value)}")
-            yield number, value
+    """(line number, parsed JSON object or FormatError) for every non-blank line. Only a
+    regular file is read (core/files.py), a line at most MAX_LINE_BYTES long."""
+    with open_regular(path) as f:
+        for number, raw in enumerate(bounded_lines(f), 1):
+            value = parse_line(raw, path, number)
+            if value is not None:
+                yield number, value
 
 
 def from_validation_error(path: Path, line: int, exc: ValidationError,
@@ -85,7 +105,10 @@ def number_pair(value: Any) -> tuple[float, float] | None:
         return None
     if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
         return None
-    x, y = float(value[0]), float(value[1])
+    try:
+        x, y = float(value[0]), float(value[1])
+    except OverflowError:  # an integer of hundreds of digits
+        return None
     return (x, y) if math.isfinite(x) and math.isfinite(y) else None
 
 
@@ -95,5 +118,8 @@ def number_quad(value: Any) -> tuple[float, float, float, float] | None:
         return None
     if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
         return None
-    quad = tuple(float(v) for v in value)
+    try:
+        quad = tuple(float(v) for v in value)
+    except OverflowError:
+        return None
     return quad if all(math.isfinite(v) for v in quad) else None  # type: ignore[return-value]

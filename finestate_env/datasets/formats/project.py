@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+import shutil
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -10,6 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from finestate_env.components.domain import InvalidLive, check_instance
+from finestate_env.core.files import open_regular, refuse_symlink, resolve_inside, write_new
 from finestate_env.core.schema import Instance
 from finestate_env.datasets.formats.jsonl import FormatError, from_validation_error
 
@@ -34,7 +37,7 @@ def write_lines(lines: Iterable[str], path: str | Path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
-    with open(partial, "w", encoding="utf-8", newline="\n") as f:
+    with write_new(partial, "w", encoding="utf-8", newline="\n") as f:
         for line in lines:
             f.write(line + "\n")
     os.replace(partial, path)
@@ -47,30 +50,63 @@ def write_instances(instances: Iterable[Instance], path: str | Path) -> Path:
 
 
 def relocate_images(instances: Iterable[Instance], from_dir: str | Path,
-                    to_dir: str | Path, images_root: str | Path | None = None) -> list[Instance]:
-    """`image` paths rewritten relative to `to_dir` (where the instances will be written),
-    for the images that exist relative to `from_dir` (or `images_root`); others unchanged."""
+                    to_dir: str | Path, images_root: str | Path | None = None,
+                    trusted: bool = False) -> list[Instance]:
+    """The instances with their images brought into `to_dir` (where they will be written),
+    so that the dataset is one folder whose paths stay inside it (core/files.py): each
+    image found (relative to `images_root`, else `from_dir`) is linked, or copied, to the
+    same relative path under `to_dir`, and `image` names that. Images not found are left
+    as they were."""
+    to_dir = Path(to_dir)
     moved = []
     for instance in instances:
-        found = locate_image(instance.image, from_dir, images_root)
+        found = locate_image(instance.image, from_dir, images_root, trusted)
         if found is not None:
-            relative = Path(os.path.relpath(found, Path(to_dir).resolve())).as_posix()
+            relative = _relative_name(found, Path(images_root or from_dir))
+            _bring(found, to_dir / relative)
             instance = instance.model_copy(update={"image": relative})
         moved.append(instance)
     return moved
 
 
+def _relative_name(found: Path, root: Path) -> str:
+    """`found`'s path under `root`, or (trusted data from elsewhere) a name under
+    `external/` that a hash of its full path keeps apart from others of the same name."""
+    base = root.resolve()
+    if found.is_relative_to(base):
+        return found.relative_to(base).as_posix()
+    digest = hashlib.sha1(str(found).encode()).hexdigest()[:12]
+    return f"external/{digest}-{found.name}"
+
+
+def _bring(source: Path, target: Path) -> None:
+    """`target` as a hard link to `source` (a copy across file systems); nothing when it is
+    that file already. Never written through a link left at `target`."""
+    if target.exists() and target.samefile(source):
+        return
+    refuse_symlink(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists():
+        target.unlink()
+    try:
+        os.link(source, target)
+    except OSError:
+        with write_new(target, "wb") as sink, open_regular(source) as f:
+            shutil.copyfileobj(f, sink)
+
+
 def locate_image(image: str | None, base_dir: str | Path,
-                 images_root: str | Path | None = None) -> Path | None:
-    """The existing file an `image` field names: relative to `images_root` when given, else
-    to the records file's folder; Windows separators are accepted. None when not found."""
+                 images_root: str | Path | None = None, trusted: bool = False) -> Path | None:
+    """The regular file an `image` field names: relative to `images_root` when given, else
+    to the records file's folder; Windows separators are accepted. None when not found.
+    A path out of its folder (absolute, `..`, a symlink out) is a UsageError unless
+    `trusted` (core/files.py)."""
     if not image:
         return None
-    name = image.replace("\\", "/")
     roots = [Path(images_root)] if images_root is not None else []
     roots.append(Path(base_dir))
     for root in roots:
-        candidate = (root / name).resolve()
+        candidate = resolve_inside(root, image, trusted)
         if candidate.is_file():
             return candidate
     return None

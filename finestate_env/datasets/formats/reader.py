@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from finestate_env.core.files import outside_problem
 from finestate_env.core.schema import Platform
 from finestate_env.datasets.formats.finestate_bench import DESKTOP_BOX_FIELDS, parse_finestate_bench
 from finestate_env.datasets.formats.imported import (
@@ -57,7 +58,8 @@ def _kind(layout: str) -> str:
 
 def read_instances(path: str | Path, *, skip_invalid: bool = False,
                    platform: Platform | None = None, images: str | Path | None = None,
-                   image_size: tuple[int, int] | None = None) -> ReadResult:
+                   image_size: tuple[int, int] | None = None,
+                   trusted_paths: bool = False) -> ReadResult:
     """Every instance of `path`, in any of `LAYOUTS`; `.layout` is the detected one.
 
     A bad line raises `FormatError` naming file, line and field; with `skip_invalid`
@@ -67,11 +69,13 @@ def read_instances(path: str | Path, *, skip_invalid: bool = False,
     to read it from) fill in what they do not say (see `formats.imported`); the last two
     also give a project-layout instance without a size (an import that found none) its
     size. `.unknown_types` counts the FineState-Bench records whose type is none of the
-    23 (`formats.imported.canonical_type`); `.lines` is each item's line.
+    23 (`formats.imported.canonical_type`); `.lines` is each item's line. An `image` path
+    that leads out of its folder (absolute, `..`, a symlink out) is a bad line naming the
+    field, unless `trusted_paths` (core/files.py).
     """
     path = Path(path)
     result = ReadResult(items=[], path=path)
-    sizes = SizeFinder(path.parent, images, image_size)
+    sizes = SizeFinder(path.parent, images, image_size, trusted_paths)
     ids = IdAssigner(path)
     first_line = 0
     seen: dict[str, int] = {}
@@ -97,6 +101,9 @@ def read_instances(path: str | Path, *, skip_invalid: bool = False,
                     raise FormatError(path, line, "id", "an id used once",
                                       f"{shown(instance.id)}, already on line {seen[instance.id]}")
                 seen[instance.id] = line
+                if instance.image and not trusted_paths and (
+                        problem := outside_problem(instance.image)) is not None:
+                    raise FormatError(path, line, "image", "", "", problem=problem)
                 if instance.size is None:
                     instance = with_size(instance, sizes(instance.image, None, path, line,
                                                          "image", required=False))
