@@ -343,3 +343,37 @@ def test_ids_reach_the_terminal_as_text(dataset, tmp_path):
         assert not any(ord(c) < 32 and c not in "\n\t" or 0x7F <= ord(c) < 0xA0
                        for c in stream), repr(stream)
     assert "\\x1b]0;owned" in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("command", [
+    ["score", "--instances", "data/instances.jsonl", "--predictions", "p.jsonl"],
+    ["replay", "--instances", "data/instances.jsonl", "--predictions", "p.jsonl"],
+    ["audit", "--instances", "data/instances.jsonl"],
+    ["generate", "--n", "1"],
+    ["curve", "--episodes", "200"],
+    ["import", "data/instances.jsonl"],
+])
+def test_an_out_that_cannot_be_written_is_refused_before_any_work(tmp_path, command):
+    (tmp_path / "a-file").write_text("mine")
+    for out, words in (("a-file", "is a file;"), ("a-file/sub", "a-file is a file, not a folder")):
+        refused(cli(*command, "--out", out, cwd=tmp_path, timeout=30), f"--out {out}", words)
+    assert (tmp_path / "a-file").read_text() == "mine"
+
+
+def test_a_state_no_file_can_hold_is_a_bad_line(dataset, tmp_path):
+    path = copy_dataset(dataset, tmp_path / "data")
+    rows = lines_of(path)
+    text = [json.dumps(row) for row in rows]
+    text[0] = text[0].replace(f'"goal_state": {json.dumps(rows[0]["goal_state"])}',
+                              '"goal_state": NaN', 1)
+    text[1] = text[1].replace(f'"id": "{rows[1]["id"]}"', '"id": "\\ud800"', 1)
+    write_lines(path, text)
+    out = tmp_path / "exported.jsonl"
+    refused(cli("export", str(path), "--format", "finestate-env", "--out", str(out)),
+            f"{path}:1: goal_state:", "NaN")
+    done = cli("export", str(path), "--format", "finestate-env", "--out", str(out),
+               "--skip-invalid")
+    assert done.returncode == 0, done.stderr
+    assert "skipped 2 invalid lines" in done.stderr
+    assert [row["id"] for row in lines_of(out)] == [row["id"] for row in rows[2:]]
+    assert not list(tmp_path.glob("**/*.partial"))

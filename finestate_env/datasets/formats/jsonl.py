@@ -67,7 +67,19 @@ def parse_line(raw: bytes | LineTooLong, path: Path | str, number: int) -> Any:
         return bad(f"a value that cannot be read ({exc})")
     if not isinstance(value, dict):
         return bad(f"a JSON {type(value).__name__}: {shown(value)}")
+    if "\\u" in text and _has_lone_surrogate(value):
+        return bad("a lone surrogate escape (\\ud800-\\udfff alone), which no UTF-8 file can "
+                   "hold")
     return value
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    """A string that \\u escapes made half a UTF-16 pair: it would fail every later write."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def records(path: Path) -> Iterator[tuple[int, Any]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import shutil
 from collections.abc import Iterable
@@ -12,6 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from finestate_env.components.domain import InvalidLive, check_instance
+from finestate_env.core.errors import shown
 from finestate_env.core.files import open_regular, refuse_symlink, resolve_inside, write_new
 from finestate_env.core.schema import Instance
 from finestate_env.datasets.formats.jsonl import FormatError, from_validation_error
@@ -20,6 +22,11 @@ from finestate_env.datasets.formats.jsonl import FormatError, from_validation_er
 def parse_instance(record: dict[str, Any], path: Path, line: int) -> Instance:
     """The instance of one line, its live block checked against its type's own domain
     (components/domain.py): nothing a renderer may not be handed passes."""
+    for name in ("current_state", "goal_state"):
+        if not _finite(record.get(name)):
+            raise FormatError(path, line, name, "", "", problem=(
+                f"{shown(record.get(name))} holds NaN or an infinity, which no state is "
+                "(and JSON cannot write)"))
     try:
         instance = Instance.model_validate(record)
         check_instance(instance, "")
@@ -29,6 +36,17 @@ def parse_instance(record: dict[str, Any], path: Path, line: int) -> Instance:
         raise FormatError(path, line, exc.field.lstrip("."), "", "", problem=exc.problem) \
             from None
     return instance
+
+
+def _finite(value: Any) -> bool:
+    """No NaN or infinity anywhere in a JSON value."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(_finite(item) for item in value)
+    if isinstance(value, dict):
+        return all(_finite(item) for item in value.values())
+    return True
 
 
 def write_lines(lines: Iterable[str], path: str | Path) -> Path:
