@@ -31,10 +31,10 @@ from PIL import Image
 from finestate_env import components
 from finestate_env.components.scenes import DEFAULT_SCENE
 from finestate_env.core.errors import UsageError
-from finestate_env.core.files import outside_problem, refuse_symlink, write_new
+from finestate_env.core.files import write_new
 from finestate_env.core.schema import FAMILIES, Family, Instance, Platform
 from finestate_env.datasets import formats
-from finestate_env.datasets.formats.jsonl import records
+from finestate_env.datasets.formats.project import remove_dataset
 from finestate_env.runs.ray_jobs import RaySpec
 
 FAMILY_SHARES: dict[Family, float] = {
@@ -196,22 +196,14 @@ def generate(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: i
 
 
 def _clear_earlier(out: Path, overwrite: bool) -> None:
-    """Refuse a folder holding a dataset, or (overwrite) remove what generate wrote there:
-    its instances file and the images that file names inside the folder."""
+    """Refuse a folder holding a dataset, or (overwrite) remove what generate wrote there."""
     listing = out / "instances.jsonl"
     if not listing.exists() and not listing.is_symlink():
         return
     if not overwrite:
         raise UsageError(f"{out} holds a dataset already ({listing}); pass --overwrite to "
                          "replace it, or choose another --out")
-    refuse_symlink(listing)
-    for _, record in records(listing):
-        image = record.get("image") if isinstance(record, dict) else None
-        if isinstance(image, str) and outside_problem(image) is None:
-            path = out / image
-            if path.is_file() and not path.is_symlink():
-                path.unlink()
-    listing.unlink()
+    remove_dataset(out)
 
 
 def distinct_instances(maker: InstanceMaker, types: Iterable[str], seeds: SeedStream,

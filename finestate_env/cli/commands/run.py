@@ -150,25 +150,6 @@ def _instance_of(reset_info: dict):
     return Instance.model_validate_json(reset_info["instance"])  # JSON text (design.md §4b)
 
 
-def _remove_earlier_cases(folder: Path) -> None:
-    """Remove what an earlier run wrote in `folder` (its instances file and the images that
-    names), and nothing else: the folder may hold the user's own files too."""
-    from finestate_env.core.files import outside_problem, refuse_symlink
-    from finestate_env.datasets.formats.jsonl import records
-
-    listing = folder / "instances.jsonl"
-    if not listing.exists() and not listing.is_symlink():
-        return
-    refuse_symlink(listing)
-    for _, record in records(listing):
-        image = record.get("image") if isinstance(record, dict) else None
-        if isinstance(image, str) and outside_problem(image) is None:
-            path = folder / image
-            if path.is_file() and not path.is_symlink():
-                path.unlink()
-    listing.unlink()
-
-
 def _write_cases(out: Path, cases: list, args: argparse.Namespace) -> None:
     """OUT/cases/instances.jsonl and its screenshots: the episodes the report shows a card
     for, named in OUT/run.json as `replay` names its instances."""
@@ -176,10 +157,11 @@ def _write_cases(out: Path, cases: list, args: argparse.Namespace) -> None:
 
     from finestate_env.core.files import write_new, write_text
     from finestate_env.datasets.formats import write_instances
+    from finestate_env.datasets.formats.project import remove_dataset
     from finestate_env.replay.report import MANIFEST
 
     folder = out / "cases"
-    _remove_earlier_cases(folder)
+    remove_dataset(folder)  # the cases an earlier run wrote here, nothing else
     (folder / "images").mkdir(parents=True, exist_ok=True)
     instances = []
     for _, instance, shot in cases:

@@ -14,9 +14,15 @@ from pydantic import ValidationError
 
 from finestate_env.components.domain import InvalidLive, check_instance
 from finestate_env.core.errors import shown
-from finestate_env.core.files import open_regular, refuse_symlink, resolve_inside, write_new
+from finestate_env.core.files import (
+    open_regular,
+    outside_problem,
+    refuse_symlink,
+    resolve_inside,
+    write_new,
+)
 from finestate_env.core.schema import Instance
-from finestate_env.datasets.formats.jsonl import FormatError, from_validation_error
+from finestate_env.datasets.formats.jsonl import FormatError, from_validation_error, records
 
 
 def parse_instance(record: dict[str, Any], path: Path, line: int) -> Instance:
@@ -47,6 +53,23 @@ def _finite(value: Any) -> bool:
     if isinstance(value, dict):
         return all(_finite(item) for item in value.values())
     return True
+
+
+def remove_dataset(folder: Path) -> None:
+    """Remove what a command wrote as a dataset in `folder` (its instances.jsonl and the
+    images that file names inside the folder), and nothing else: the folder may hold the
+    user's own files too. Never through a link."""
+    listing = folder / "instances.jsonl"
+    if not listing.exists() and not listing.is_symlink():
+        return
+    refuse_symlink(listing)
+    for _, record in records(listing):
+        image = record.get("image") if isinstance(record, dict) else None
+        if isinstance(image, str) and outside_problem(image) is None:
+            path = folder / image
+            if path.is_file() and not path.is_symlink():
+                path.unlink()
+    listing.unlink()
 
 
 def write_lines(lines: Iterable[str], path: str | Path) -> Path:
