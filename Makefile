@@ -120,6 +120,9 @@ bench: install
 	$(PY) -m benchmarks.recovery_bench --episodes 8 --out bench-recovery.json
 	# The two-point audit (#47): 23 types x 20 page instances x 4 rules x 20 gestures, 2 cores.
 	$(PY) -m benchmarks.precision_bench --per-type 20 --workers 2 --out bench-precision.json
+	# The file commands stream (#49): each one's peak RSS over 100,000 lines (import, score,
+	# export; replay and audit with 2 live instances among them), under 300 MB. About 2 min.
+	$(PY) -m benchmarks.stream_bench --lines 100000 --out bench-stream.json
 	# Every figure beside its target, from the files above (bench-summary.json).
 	$(PY) -m benchmarks.bench_summary
 

@@ -220,6 +220,16 @@ def figures(folder: Path) -> tuple[list[dict], list[str]]:
         add("  instances the audit could not probe", report["errors"], 0, "lower")
 
     section("bench-precision.json", two_point_audit)
+
+    def streams(report: dict) -> None:
+        # Issue #49: the file commands stream, each process under 300 MB for 100,000 lines
+        # (benchmarks/stream_bench.py; replay and audit with a short live part).
+        for name, row in report["commands"].items():
+            add(f"finestate {name}, {report['lines']:,} lines: peak RSS",
+                row["peak_rss_mb"] if row["rc"] == 0 else None, report["limit_mb"], "lower",
+                " MB")
+
+    section("bench-stream.json", streams)
     return rows, missing
 
 

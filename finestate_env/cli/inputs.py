@@ -14,7 +14,7 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Collection, Iterable, Iterator
 from typing import Any
 
 from finestate_env.core.errors import UsageError
@@ -81,32 +81,45 @@ def say_unknown_types(path: str, unknown: dict[str, int]) -> None:
                            "as its own group"), file=sys.stderr)
 
 
-def read_static(args: argparse.Namespace, path: str):
-    """Instances in any layout, as options.add_static_input_options describes them."""
-    from finestate_env.datasets.formats import read_instances
+def static_reader(args: argparse.Namespace, path: str):
+    """Instances in any layout, as options.add_static_input_options describes them, read
+    one at a time (`formats.InstanceReader`); `say_read` once they were."""
+    from finestate_env.datasets.formats import InstanceReader
 
-    read = read_instances(path, skip_invalid=args.skip_invalid, platform=args.platform,
+    return InstanceReader(path, skip_invalid=args.skip_invalid, platform=args.platform,
                           images=args.images, image_size=args.image_size,
                           trusted_paths=args.trusted_paths)
-    say_skipped(path, read.skipped)
-    say_unknown_types(path, read.unknown_types)
-    return read
 
 
-def check_pixel_sizes(instances, predictions, path: str) -> None:
-    """A pixel prediction for an instance without an image size is the one thing that needs
-    a size: stop at the first such prediction, naming its line (docs/design.md §5)."""
-    from finestate_env.core.static_scoring import needs_size
+def say_read(path: str, reader) -> None:
+    """What a pass of `reader` left out: its skipped lines, and the types it did not know."""
+    say_skipped(path, reader.skipped)
+    say_unknown_types(path, reader.unknown_types)
+
+
+def read_through(items: Iterable[Any], path: str | None = None) -> Iterator[Any]:
+    """`items` (a file being read) as they come, a file that cannot be read a usage error as
+    `reading` says it; an error of the caller between two items is its own."""
+    with reading(path):
+        yield from items
+
+
+def check_pixel_sizes(sizeless: Collection[str], predictions, path: str) -> None:
+    """A pixel prediction for an instance without an image size (its id in `sizeless`) is
+    the one thing that needs a size: stop at the first such prediction, naming its line
+    (docs/design.md §5)."""
+    from finestate_env.core.static_scoring import has_pixel_points
     from finestate_env.datasets.formats import FormatError
 
-    by_id = {instance.id: instance for instance in instances}
+    if not sizeless:
+        return
     for prediction, line in zip(predictions.items, predictions.lines, strict=True):
-        instance = by_id.get(prediction.id)
-        if instance is not None and needs_size(instance, prediction):
+        if prediction.id in sizeless and has_pixel_points(prediction):
             raise FormatError(path, line, "coords", '"normalized" or "1000", or the image '
-                              f"size of instance {json.dumps(instance.id)}, whose boxes are "
-                              "normalised and whose image was not found (pass --images DIR "
-                              'or --image-size WxH to compare pixels with them)', '"pixel"')
+                              f"size of instance {json.dumps(prediction.id)}, whose boxes "
+                              "are normalised and whose image was not found (pass --images "
+                              'DIR or --image-size WxH to compare pixels with them)',
+                              '"pixel"')
 
 
 def model_failure() -> type[Exception]:

@@ -7,7 +7,7 @@ live) overall, by platform, family and type, plus the cross-check counts.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from finestate_env.core import scoring
@@ -21,53 +21,129 @@ def _lacks_a_point(result: Any, which: str) -> bool:
     return getattr(result, which) is None or bool(getattr(result, "problems", None))
 
 
-def _metric_set(results: list[Any], which: str) -> dict[str, float | int]:
-    rates = scoring.metric_set(getattr(r, which) for r in results)
-    rates["missing"] = sum(_lacks_a_point(r, which) for r in results)
-    return rates
+class _Counts:
+    """One group's counts: results, each metric's successes, results lacking a point."""
+
+    __slots__ = ("n", "hits", "missing")
+
+    def __init__(self) -> None:
+        self.n = self.missing = 0
+        self.hits = dict.fromkeys(scoring.METRICS, 0)
+
+    def add(self, verdict: Any, lacks: bool) -> None:
+        self.n += 1
+        self.missing += lacks
+        if verdict is not None:
+            for name in scoring.METRICS:
+                self.hits[name] += bool(getattr(verdict, name))
+
+    def rates(self) -> dict[str, float | int]:
+        """`scoring.metric_set`'s shape, with `missing` the results lacking a point."""
+        n = self.n
+        rates: dict[str, float | int] = {name: (self.hits[name] / n if n else 0.0)
+                                         for name in scoring.METRICS}
+        rates["n"] = n
+        rates["missing"] = self.missing
+        return rates
 
 
-def _grouped(results: list[StepResult], which: str, key: Callable[[StepResult], str]):
-    groups: dict[str, list[StepResult]] = {}
-    for result in results:
-        groups.setdefault(key(result), []).append(result)
-    return {name: _metric_set(group, which) for name, group in sorted(groups.items())}
+_GROUPS = (("by_platform", "platform"), ("by_family", "family"), ("by_component", "component"))
 
 
-def metric_table(results: list[StepResult], which: str) -> dict[str, Any]:
+class MetricTally:
+    """`metric_table` counted one result at a time (`add`), for results that are never all
+    held: a few counts per platform, family and type."""
+
+    def __init__(self, which: str) -> None:
+        self.which = which
+        self._overall = _Counts()
+        self._groups: dict[str, dict[str, _Counts]] = {group: {} for group, _ in _GROUPS}
+
+    def add(self, result: Any) -> None:
+        verdict = getattr(result, self.which)
+        lacks = _lacks_a_point(result, self.which)
+        self._overall.add(verdict, lacks)
+        for group, attribute in _GROUPS:
+            groups = self._groups[group]
+            name = getattr(result, attribute)
+            counts = groups.get(name)
+            if counts is None:
+                counts = groups[name] = _Counts()
+            counts.add(verdict, lacks)
+
+    def table(self) -> dict[str, Any]:
+        return {"overall": self._overall.rates(),
+                **{group: {name: counts.rates() for name, counts
+                           in sorted(self._groups[group].items())}
+                   for group, _ in _GROUPS}}
+
+
+def metric_table(results: Iterable[Any], which: str) -> dict[str, Any]:
     """`{"overall", "by_platform", "by_family", "by_component"}` for `static` or `live`."""
-    return {
-        "overall": _metric_set(results, which),
-        "by_platform": _grouped(results, which, lambda r: r.platform),
-        "by_family": _grouped(results, which, lambda r: r.family),
-        "by_component": _grouped(results, which, lambda r: r.component),
-    }
+    tally = MetricTally(which)
+    for result in results:
+        tally.add(result)
+    return tally.table()
+
+
+class CrossCheckTally:
+    """`crosscheck_table` counted one result at a time."""
+
+    def __init__(self) -> None:
+        self._counts = scoring.crosscheck_counts([])
+        self._by_component: dict[str, dict[str, int]] = {}
+
+    def add(self, result: Any) -> None:
+        if result.crosscheck is None:
+            return
+        self._counts[result.crosscheck] += 1
+        by_component = self._by_component.setdefault(result.component,
+                                                      scoring.crosscheck_counts([]))
+        by_component[result.crosscheck] += 1
+
+    def table(self) -> dict[str, Any]:
+        table: dict[str, Any] = dict(self._counts)
+        table["by_component"] = {name: dict(counts)
+                                 for name, counts in sorted(self._by_component.items())}
+        return table
 
 
 def crosscheck_table(results: Iterable[Any]) -> dict[str, Any]:
     """`{"agree", "false_accept", "false_reject", "by_component"}` over the results
     that have a cross-check (a miss or a static-only record has none)."""
-    checked = [r for r in results if r.crosscheck is not None]
-    by_component: dict[str, dict[str, int]] = {}
-    for result in checked:
-        by_component.setdefault(result.component, scoring.crosscheck_counts([]))
-        by_component[result.component][result.crosscheck] += 1
-    table: dict[str, Any] = scoring.crosscheck_counts(r.crosscheck for r in checked)
-    table["by_component"] = dict(sorted(by_component.items()))
-    return table
+    tally = CrossCheckTally()
+    for result in results:
+        tally.add(result)
+    return tally.table()
+
+
+class CollateralTally:
+    """`collateral_table` counted one result at a time."""
+
+    def __init__(self) -> None:
+        self.episodes = self.with_success = 0
+        self._by_component: dict[str, int] = {}
+
+    def add(self, result: Any) -> None:
+        if not result.collateral_changed:
+            return
+        self.episodes += 1
+        self.with_success += bool(result.live_exact)
+        self._by_component[result.component] = self._by_component.get(result.component, 0) + 1
+
+    def table(self) -> dict[str, Any]:
+        return {"episodes": self.episodes, "with_success": self.with_success,
+                "by_component": dict(sorted(self._by_component.items()))}
 
 
 def collateral_table(results: Iterable[Any]) -> dict[str, Any]:
     """How many performed steps changed a control other than the target (a page scene's
     distractor, read back live), overall and by type, and how many of those still reached
     the goal: a success a box cannot see the cost of."""
-    changed = [r for r in results if r.collateral_changed]
-    by_component: dict[str, int] = {}
-    for result in changed:
-        by_component[result.component] = by_component.get(result.component, 0) + 1
-    return {"episodes": len(changed),
-            "with_success": sum(bool(r.live_exact) for r in changed),
-            "by_component": dict(sorted(by_component.items()))}
+    tally = CollateralTally()
+    for result in results:
+        tally.add(result)
+    return tally.table()
 
 
 def summarize(results: Iterable[StepResult]) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from typing import Any, Literal
 from finestate_env.core import scoring
 from finestate_env.core.coords import convert_box, convert_point
 from finestate_env.core.errors import UsageError
-from finestate_env.core.metrics import metric_table
+from finestate_env.core.metrics import MetricTally
 from finestate_env.core.schema import (
     POINT_KEYS,
     Boxes,
@@ -64,7 +64,12 @@ class SizeNeeded(UsageError):
 
 def needs_size(instance: Instance, prediction: Prediction) -> bool:
     """True when scoring `prediction` against `instance` needs an image size it lacks."""
-    return (instance.size is None and prediction.coords == "pixel"
+    return instance.size is None and has_pixel_points(prediction)
+
+
+def has_pixel_points(prediction: Prediction) -> bool:
+    """A point in pixels: what only an instance with an image size can score."""
+    return (prediction.coords == "pixel"
             and any(getattr(prediction, key) is not None for key in POINT_KEYS))
 
 
@@ -149,9 +154,62 @@ def score_prediction(instance: Instance, prediction: Prediction | None,
                             coords=shown)
 
 
+class Scorer:
+    """`score` one instance at a time: call it on each instance (in file order) for its
+    record, then `summary()`. The predictions are held (the first of each id), the
+    instances and records never: the summary is counted as they go by."""
+
+    def __init__(self, predictions: Iterable[Prediction], mode: ScoreMode = "stagewise") -> None:
+        self.mode = mode
+        self._first: dict[str, Prediction] = {}
+        self._repeated: set[str] = set()
+        self._matched: set[str] = set()  # the ids of `_first` an instance has
+        self.predictions = 0
+        for prediction in predictions:
+            self.predictions += 1
+            if prediction.id in self._first:
+                self._repeated.add(prediction.id)
+            else:
+                self._first[prediction.id] = prediction
+        self._tally = MetricTally("verdicts")
+        self.instances = self.no_prediction = self.wrong_format = self.missing_point = 0
+
+    def prediction(self, instance_id: str) -> Prediction | None:
+        """The first prediction of `instance_id`: the one scored."""
+        return self._first.get(instance_id)
+
+    def __call__(self, instance: Instance) -> ScoredPrediction:
+        prediction = self._first.get(instance.id)
+        record = score_prediction(instance, prediction, self.mode)
+        if prediction is not None:
+            self._matched.add(prediction.id)
+        self.instances += 1
+        self._tally.add(record)
+        problems = record.problems.values()
+        self.no_prediction += record.miss == "no_prediction"
+        self.wrong_format += "wrong_format" in problems
+        self.missing_point += "missing" in problems and "wrong_format" not in problems
+        return record
+
+    def summary(self) -> dict[str, Any]:
+        """`score`'s summary of the instances scored so far."""
+        summary = self._tally.table()
+        summary["mode"] = self.mode
+        summary["counts"] = {
+            "instances": self.instances,
+            "predictions": self.predictions,
+            "no_prediction": self.no_prediction,
+            "wrong_format": self.wrong_format,
+            "missing_point": self.missing_point,
+            "unknown_ids": sorted(set(self._first) - self._matched),
+            "duplicate_ids": sorted(self._repeated & self._matched),
+        }
+        return summary
+
+
 def score(instances: Iterable[Instance], predictions: Iterable[Prediction],
           mode: ScoreMode = "stagewise") -> tuple[list[ScoredPrediction], dict[str, Any]]:
-    """One record per instance (in order) and the summary.
+    """One record per instance (in order) and the summary (`Scorer`, in a list).
 
     The summary is docs/design.md §5's `{"overall", "by_platform", "by_family",
     "by_component"}` of metric sets, with `mode` and `counts` beside it: predictions
@@ -159,31 +217,6 @@ def score(instances: Iterable[Instance], predictions: Iterable[Prediction],
     `missing_point` (predictions with an unparseable / absent point), and
     `unknown_ids` / `duplicate_ids` (ignored; the first prediction of an id counts).
     """
-    instances = list(instances)
-    known = {instance.id for instance in instances}
-    first: dict[str, Prediction] = {}
-    unknown: list[str] = []
-    duplicates: list[str] = []
-    read = 0
-    for prediction in predictions:
-        read += 1
-        if prediction.id not in known:
-            unknown.append(prediction.id)
-        elif prediction.id in first:
-            duplicates.append(prediction.id)
-        else:
-            first[prediction.id] = prediction
-    records = [score_prediction(instance, first.get(instance.id), mode) for instance in instances]
-    summary = metric_table(records, "verdicts")
-    summary["mode"] = mode
-    summary["counts"] = {
-        "instances": len(instances),
-        "predictions": read,
-        "no_prediction": sum(r.miss == "no_prediction" for r in records),
-        "wrong_format": sum("wrong_format" in r.problems.values() for r in records),
-        "missing_point": sum("missing" in r.problems.values()
-                             and "wrong_format" not in r.problems.values() for r in records),
-        "unknown_ids": sorted(set(unknown)),
-        "duplicate_ids": sorted(set(duplicates)),
-    }
-    return records, summary
+    scorer = Scorer(predictions, mode)
+    records = [scorer(instance) for instance in instances]
+    return records, scorer.summary()

@@ -19,9 +19,10 @@ import hashlib
 import io
 import json
 import statistics
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from PIL import Image
@@ -34,7 +35,7 @@ from finestate_env.replay import precision
 from finestate_env.replay.audit import DENSITY, AuditReport, audit_instance
 from finestate_env.replay.backend_pool import BackendPool
 from finestate_env.replay.drawing import crop_around, draw_boxes, draw_points
-from finestate_env.runs.jobs import FILES, run_jobs
+from finestate_env.runs.jobs import FILES, iter_records, run_jobs
 from finestate_env.runs.ray_jobs import RaySpec
 
 SETTINGS = "audit_run.json"  # what the folder's records were measured with
@@ -192,54 +193,98 @@ def _check_settings(out: Path, settings: AuditSettings) -> None:
     write_text(path, json.dumps(wanted, indent=2) + "\n")
 
 
+class PendingInstance(NamedTuple):
+    """An instance not read yet: its id and where it is (`audit_run`'s `load`)."""
+
+    id: str
+    line: int
+    offset: int
+
+
 def audit_file(instances: list[Instance], out: Path, settings: AuditSettings = AuditSettings(),
                workers: int = 1, progress: bool = True,
                backend_options: dict[str, Any] | None = None,
                ray: RaySpec | None = None) -> tuple[list[dict], dict]:
-    """Audit every instance not yet in `out/audit.jsonl`; writes `out/audit_summary.json`.
-    With `ray`, on Ray actors instead of `workers` local processes."""
+    """`audit_run` over `instances` (the first replayable one of each type illustrated),
+    and every record of `out/audit.jsonl` in a list."""
+    summary = audit_run(instances, out, settings, workers=workers, progress=progress,
+                        backend_options=backend_options, ray=ray,
+                        illustrate=first_of_each_type(instances))
+    return list(iter_records(out / "audit.jsonl")), summary
+
+
+def audit_run(instances: Sequence[Instance] | Sequence[PendingInstance], out: Path,
+              settings: AuditSettings = AuditSettings(), workers: int = 1,
+              progress: bool = True, backend_options: dict[str, Any] | None = None,
+              ray: RaySpec | None = None, illustrate: frozenset[str] = frozenset(),
+              load: Callable[[PendingInstance], Instance] | None = None) -> dict:
+    """Audit every instance not yet in `out/audit.jsonl`; writes `out/audit_summary.json`
+    and returns it, summarised from the file one record at a time. `illustrate`: the ids
+    that get a picture of their measured regions. With `load`, the instances are
+    `PendingInstance`s, each read (`load(pending)`) only as a worker is handed it. With
+    `ray`, on Ray actors instead of `workers` local processes."""
     _check_settings(out, settings)
-    make_worker = functools.partial(_make_worker, settings, backend_options,
-                                    first_of_each_type(instances))
+    make_worker = functools.partial(_make_worker, settings, backend_options, illustrate)
     records = run_jobs(instances, key=lambda instance: instance.id, make_worker=make_worker,
                        out=out / "audit.jsonl", workers=workers, desc="audit", progress=progress,
-                       ray=ray, lost=lost_record)
+                       ray=ray, lost=lost_record, load=load)
     summary = summarize_audit(records)
     write_text(out / "audit_summary.json", json.dumps(summary, indent=2) + "\n")
-    return records, summary
+    return summary
 
 
-def summarize_audit(records: list[dict]) -> dict[str, Any]:
+def summarize_audit(records: Iterable[dict]) -> dict[str, Any]:
     """Counts by status, per type the distribution of soundness, tightness and IoU, and
-    the two-point audit's precisions (replay.precision.summarize_precision)."""
-    by_component: dict[str, list[dict]] = {}
+    the two-point audit's precisions (replay.precision.summarize_precision). The records
+    are read once: of each, its counts and figures are kept, not the record."""
+    status = _status_counts(())
+    instances = probes = 0
+    unsound: list[dict] = []
+    by_component: dict[str, dict[str, Any]] = {}
+    rules = precision.PrecisionTally()
+    regions: dict[str, str] = {}
     for record in records:
-        by_component.setdefault(record["component"], []).append(record)
-    per_type = {name: _distribution(group) for name, group in sorted(by_component.items())}
-    return {"instances": len(records),
-            "status": _status_counts(records),
-            "probes": sum(r.get("probes", 0) for r in records),
-            "unsound": [{"id": r["id"], "component": r["component"],
-                         "soundness": r["soundness"], "picture": r.get("picture")}
-                        for r in records if r["status"] == "unsound"],
-            "by_component": per_type,
-            "precision": precision.summarize_precision(records),
-            "regions_pictures": {r["component"]: r["regions_picture"] for r in records
-                                 if r.get("regions_picture")}}
+        instances += 1
+        status[record["status"]] += 1
+        probes += record.get("probes", 0)
+        if record["status"] == "unsound":
+            unsound.append({"id": record["id"], "component": record["component"],
+                            "soundness": record["soundness"], "picture": record.get("picture")})
+        group = by_component.setdefault(record["component"], {
+            "status": _status_counts(()), **{metric: [] for metric in _FIGURES}})
+        group["status"][record["status"]] += 1
+        if record["status"] in ("sound", "unsound"):
+            for metric in _FIGURES:
+                group[metric].append(record[metric])
+        rules.add(record)
+        if record.get("regions_picture"):
+            regions[record["component"]] = record["regions_picture"]
+    return {"instances": instances,
+            "status": status,
+            "probes": probes,
+            "unsound": unsound,
+            "by_component": {name: _distribution(group)
+                             for name, group in sorted(by_component.items())},
+            "precision": rules.summary(),
+            "regions_pictures": regions}
 
 
-def _status_counts(records: list[dict]) -> dict[str, int]:
+_FIGURES = ("soundness", "tightness", "iou")
+
+
+def _status_counts(records: Iterable[dict]) -> dict[str, int]:
     counts = dict.fromkeys(("sound", "unsound", "not_replayable", "error"), 0)
     for record in records:
         counts[record["status"]] += 1
     return counts
 
 
-def _distribution(records: list[dict]) -> dict[str, Any]:
-    probed = [r for r in records if r["status"] in ("sound", "unsound")]
-    result: dict[str, Any] = {"status": _status_counts(records)}
-    for metric in ("soundness", "tightness", "iou"):
-        values = sorted(r[metric] for r in probed)
+def _distribution(group: dict[str, Any]) -> dict[str, Any]:
+    """A type's status counts, and the distribution of each figure over its probed
+    instances."""
+    result: dict[str, Any] = {"status": group["status"]}
+    for metric in _FIGURES:
+        values = sorted(group[metric])
         result[metric] = ({"min": values[0], "median": statistics.median(values),
                            "mean": statistics.fmean(values), "max": values[-1]}
                           if values else None)

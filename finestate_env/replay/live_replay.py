@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -26,7 +26,7 @@ from finestate_env.core.static_scoring import score_prediction
 from finestate_env.env.episode import perform_and_judge
 from finestate_env.replay.backend_pool import BackendPool
 from finestate_env.replay.records import ReplayRecord, summarize_replay
-from finestate_env.runs.jobs import run_jobs
+from finestate_env.runs.jobs import iter_records, run_jobs
 from finestate_env.runs.ray_jobs import RaySpec
 
 
@@ -129,45 +129,73 @@ class Pairing(NamedTuple):
     duplicates: list[str]  # ids predicted again: the first prediction of an id is replayed
 
 
+class PendingJob(NamedTuple):
+    """A job whose instance is not read yet: `where` it is, for `replay_run`'s `load`."""
+
+    prediction: Prediction
+    where: Any
+
+
 def pair_predictions(instances: Iterable[Instance],
                      predictions: Iterable[Prediction]) -> Pairing:
     """Jobs for the first prediction of each id that names an instance; the unknown and
     the repeated ids (sorted, once each), ignored as `finestate score` ignores them."""
-    by_id = {instance.id: instance for instance in instances}
-    jobs, unknown, duplicates, seen = [], set(), set(), set()
+    pairs, unknown, duplicates = first_predictions(
+        {instance.id: instance for instance in instances}, predictions)
+    return Pairing([ReplayJob(instance, prediction) for prediction, instance in pairs],
+                   unknown, duplicates)
+
+
+def first_predictions(known: Mapping[str, Any], predictions: Iterable[Prediction]
+                      ) -> tuple[list[tuple[Prediction, Any]], list[str], list[str]]:
+    """(prediction, `known[its id]`) for the first prediction of each id in `known`, in the
+    predictions' order; the unknown and the repeated ids (sorted, once each)."""
+    pairs, unknown, duplicates, seen = [], set(), set(), set()
     for prediction in predictions:
-        instance = by_id.get(prediction.id)
-        if instance is None:
+        value = known.get(prediction.id)
+        if value is None:
             unknown.add(prediction.id)
         elif prediction.id in seen:
             duplicates.add(prediction.id)
         else:
             seen.add(prediction.id)
-            jobs.append(ReplayJob(instance, prediction))
-    return Pairing(jobs, sorted(unknown), sorted(duplicates))
+            pairs.append((prediction, value))
+    return pairs, sorted(unknown), sorted(duplicates)
 
 
 def replay(jobs: list[ReplayJob], out: Path, workers: int = 1, progress: bool = True,
            backend_options: dict[str, Any] | None = None,
            ray: RaySpec | None = None,
            counts: dict[str, Any] | None = None) -> tuple[list[ReplayRecord], dict]:
-    """Replay every job not yet in `out/results.jsonl`; returns all records and the summary
-    (also written to `out/summary.json`, with `counts` under "counts": the pairing's
-    unknown and duplicate ids). With `ray`, on Ray actors instead of `workers` local
+    """`replay_run`, and every record of `out/results.jsonl` in a list."""
+    summary = replay_run(jobs, out, workers=workers, progress=progress,
+                         backend_options=backend_options, ray=ray, counts=counts)
+    return [ReplayRecord.model_validate(r) for r in iter_records(out / "results.jsonl")], summary
+
+
+def replay_run(jobs: Sequence[ReplayJob] | Sequence[PendingJob], out: Path, workers: int = 1,
+               progress: bool = True, backend_options: dict[str, Any] | None = None,
+               ray: RaySpec | None = None, counts: dict[str, Any] | None = None,
+               load: Callable[[PendingJob], Instance] | None = None) -> dict:
+    """Replay every job not yet in `out/results.jsonl`; returns the summary of all its
+    records (also written to `out/summary.json`, with `counts` under "counts": the
+    pairing's unknown and duplicate ids), counted as they are read back, one at a time.
+    With `load`, the jobs are `PendingJob`s, each instance read (`load(job)`) only as
+    its job is handed to a worker. With `ray`, on Ray actors instead of `workers` local
     processes."""
     import functools
     import json
 
+    made = None if load is None else (lambda job: ReplayJob(load(job), job.prediction))
     records = run_jobs(jobs, key=lambda job: job.prediction.id,
                        make_worker=functools.partial(_make_worker, backend_options),
                        out=out / "results.jsonl", workers=workers, desc="replay",
-                       progress=progress, ray=ray, lost=lost_record)
-    models = [ReplayRecord.model_validate(r) for r in records]
-    summary = summarize_replay(models)
+                       progress=progress, ray=ray, lost=lost_record, load=made)
+    summary = summarize_replay(ReplayRecord.model_validate(r) for r in records)
     if counts is not None:
         summary["counts"] = counts
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    return models, summary
+    return summary
 
 
 def _ms(start: float) -> float:

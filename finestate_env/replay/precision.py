@@ -272,26 +272,52 @@ def _start_table(records: list[dict]) -> dict[str, Any]:
                for key in ("iou_now", "iou_core", "iou_loc", "share_of_loc")}}
 
 
-def summarize_precision(records: list[dict]) -> dict[str, Any]:
+class PrecisionTally:
+    """`summarize_precision` fed one record at a time (`add`): of each audited record it
+    keeps what the summary reads (per rule its gestures and reached, the start region's
+    figures), not its misses; the others are counted."""
+
+    def __init__(self) -> None:
+        self.records = 0
+        self._audited: list[dict] = []
+
+    def add(self, record: dict) -> None:
+        self.records += 1
+        if record.get("precision"):
+            self._audited.append({
+                "gesture": record.get("gesture"), "component": record["component"],
+                "precision": {name: {"gestures": result["gestures"],
+                                     "reached": result["reached"]}
+                              for name, result in record["precision"].items()},
+                "start": record.get("start")})
+
+    def summary(self) -> dict[str, Any]:
+        audited = self._audited
+        by_kind: dict[str, list[dict]] = {}
+        by_type: dict[str, list[dict]] = {}
+        for record in audited:
+            by_kind.setdefault(record.get("gesture") or "unknown", []).append(record)
+            by_type.setdefault(record["component"], []).append(record)
+        return {
+            "rules": {name: rule.pays for name, rule in RULES.items()},
+            "instances": len(audited), "left_out": self.records - len(audited),
+            "overall": _rule_table(audited),
+            "by_gesture": {kind: _rule_table(group) for kind, group in sorted(by_kind.items())},
+            "by_component": {name: {"gesture": group[0].get("gesture"), **_rule_table(group)}
+                             for name, group in sorted(by_type.items())},
+            "start": {name: _start_table(starts) for name, group in sorted(by_type.items())
+                      if (starts := [r for r in group if r.get("start")])},
+        }
+
+
+def summarize_precision(records: Iterable[dict]) -> dict[str, Any]:
     """Precision per rule: overall, per gesture kind and per type, with the start region
     per drag type. Records without a `precision` entry (an error, no live block, an audit
-    run before this one) are left out and counted."""
-    audited = [r for r in records if r.get("precision")]
-    by_kind: dict[str, list[dict]] = {}
-    by_type: dict[str, list[dict]] = {}
-    for record in audited:
-        by_kind.setdefault(record.get("gesture") or "unknown", []).append(record)
-        by_type.setdefault(record["component"], []).append(record)
-    return {
-        "rules": {name: rule.pays for name, rule in RULES.items()},
-        "instances": len(audited), "left_out": len(records) - len(audited),
-        "overall": _rule_table(audited),
-        "by_gesture": {kind: _rule_table(group) for kind, group in sorted(by_kind.items())},
-        "by_component": {name: {"gesture": group[0].get("gesture"), **_rule_table(group)}
-                         for name, group in sorted(by_type.items())},
-        "start": {name: _start_table(starts) for name, group in sorted(by_type.items())
-                  if (starts := [r for r in group if r.get("start")])},
-    }
+    run before this one) are left out and counted. The records are read once."""
+    tally = PrecisionTally()
+    for record in records:
+        tally.add(record)
+    return tally.summary()
 
 
 def percent(stats: dict[str, Any]) -> str:

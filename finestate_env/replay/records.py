@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from finestate_env.core.metrics import collateral_table, crosscheck_table, metric_table
+from finestate_env.core.metrics import CollateralTally, CrossCheckTally, MetricTally
 from finestate_env.core.schema import CrossCheck, Platform, Point, StageVerdicts, StepResult
 
 Outcome = Literal["performed", "missing", "wrong_format", "not_replayable", "error"]
@@ -71,23 +71,55 @@ def read_result_line(record: dict[str, Any]) -> ReplayRecord:
     return ReplayRecord.from_step(StepResult.model_validate(record))
 
 
+OUTCOMES: tuple[Outcome, ...] = ("performed", "missing", "wrong_format", "not_replayable",
+                                 "error")
+
+
+class ReplayTally:
+    """`summarize_replay` counted one record at a time (`add`): a results file of any length
+    is summarised holding a few counts per platform, family and type."""
+
+    def __init__(self) -> None:
+        self.static, self.live = MetricTally("static"), MetricTally("live")
+        self.crosscheck, self.collateral = CrossCheckTally(), CollateralTally()
+        self.outcomes: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
+        self.action_errors = self.boxes_changed = 0
+
+    def add(self, record: ReplayRecord) -> None:
+        self.static.add(record)
+        if record.outcome not in ("not_replayable", "error"):
+            self.live.add(record)
+        self.crosscheck.add(record)
+        self.collateral.add(record)
+        if record.outcome in self.outcomes:
+            self.outcomes[record.outcome] += 1
+        self.action_errors += record.action_error is not None
+        self.boxes_changed += record.boxes_match is False
+
+    @property
+    def records(self) -> int:
+        return sum(self.outcomes.values())
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "static": self.static.table(),
+            "live": self.live.table(),
+            "crosscheck": self.crosscheck.table(),
+            "collateral": self.collateral.table(),
+            "outcomes": dict(self.outcomes),
+            "action_errors": self.action_errors,
+            "boxes_changed": self.boxes_changed,
+        }
+
+
 def summarize_replay(records: Iterable[ReplayRecord]) -> dict[str, Any]:
     """docs/design.md §5's replay summary: the four metrics static beside live, by platform,
     family and type, and the cross-check counts overall and by type.
 
     `live` covers the replayable predictions only (with misses counted in); the
-    rest are counted in `not_replayable`.
+    rest are counted in `not_replayable`. `records` are read once, never held.
     """
-    records = list(records)
-    live = [r for r in records if r.outcome not in ("not_replayable", "error")]
-    outcomes = {name: sum(r.outcome == name for r in records)
-                for name in ("performed", "missing", "wrong_format", "not_replayable", "error")}
-    return {
-        "static": metric_table(records, "static"),
-        "live": metric_table(live, "live"),
-        "crosscheck": crosscheck_table(records),
-        "collateral": collateral_table(records),
-        "outcomes": outcomes,
-        "action_errors": sum(r.action_error is not None for r in records),
-        "boxes_changed": sum(r.boxes_match is False for r in records),
-    }
+    tally = ReplayTally()
+    for record in records:
+        tally.add(record)
+    return tally.summary()

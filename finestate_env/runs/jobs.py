@@ -15,7 +15,7 @@ import multiprocessing
 import multiprocessing.util
 import os
 import signal
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -41,14 +41,18 @@ class Worker(Protocol):
 
 
 def read_records(path: Path, key: str | None = "key") -> list[Record]:
-    """The complete records of a JSON Lines results file, read only: a cut-off last line
-    (it was being written when the run was killed) is left out, and left in the file for
-    the run that continues it to remove (`drop_cut_line`). A line that is not a finestate
-    record (a JSON object, with a string `key` unless that is None) is a UsageError naming
-    it."""
+    """The complete records of a JSON Lines results file, in a list (`iter_records`)."""
+    return list(iter_records(path, key))
+
+
+def iter_records(path: Path, key: str | None = "key") -> Iterator[Record]:
+    """The complete records of a JSON Lines results file, one at a time, read only: a
+    cut-off last line (it was being written when the run was killed) is left out, and left
+    in the file for the run that continues it to remove (`drop_cut_line`). A line that is
+    not a finestate record (a JSON object, with a string `key` unless that is None) is a
+    UsageError naming it. No file: no record."""
     if not path.exists():
-        return []
-    records = []
+        return
     with open_regular(path) as f:
         for number, raw in enumerate(bounded_lines(f), start=1):
             if isinstance(raw, bytes) and not raw.endswith(b"\n"):
@@ -67,8 +71,18 @@ def read_records(path: Path, key: str | None = "key") -> list[Record]:
             if problem is not None:
                 raise UsageError(f"{path}:{number}: not a finestate record ({problem}); this "
                                  "file was not written by finestate, or was edited")
-            records.append(record)
-    return records
+            yield record
+
+
+class RecordsFile:
+    """The records of a results file (`iter_records`), read again each time they are
+    iterated: what `run_jobs` returns, a run of any length never held in memory."""
+
+    def __init__(self, path: Path, key: str | None = "key") -> None:
+        self.path, self.key = path, key
+
+    def __iter__(self) -> Iterator[Record]:
+        return iter_records(self.path, self.key)
 
 
 def drop_cut_line(path: Path) -> None:
@@ -96,20 +110,25 @@ def drop_cut_line(path: Path) -> None:
 def run_jobs(items: Iterable[Item], key: Callable[[Item], str], make_worker: Callable[[], Worker],
              out: Path, workers: int = 1, desc: str = "items",
              progress: bool = True, ray: RaySpec | None = None,
-             lost: Callable[[Item, str], Record] | None = None) -> list[Record]:
+             lost: Callable[[Any, str], Record] | None = None,
+             load: Callable[[Item], Any] | None = None) -> RecordsFile:
     """Run `make_worker()(item)` for every item whose key is not yet in `out`.
 
-    Each record must carry its item's key under "key". Returns every record of
-    the file (earlier runs' and this run's), in file order. With `ray`, the items
-    run on Ray actors instead of local processes (runs.ray_jobs), and `lost(item,
-    cause)` is the record of an item whose actor died twice.
+    Each record must carry its item's key under "key". Returns the records of the file
+    (earlier runs' and this run's, in file order), read from it each time they are
+    iterated. With `load`, the items are light (a key and where to find the rest) and
+    the worker is given `load(item)`, made as the worker gets to it: a run of any length
+    holds the light items, a few loaded ones and no record. With `ray`, the items run on
+    Ray actors instead of local processes (runs.ray_jobs), and `lost(item, cause)` is the
+    record of a (loaded) item whose actor died twice.
     """
     if ray is not None and lost is None:
         raise TypeError("run_jobs on Ray needs `lost`: the record of an item whose actor died")
     out.parent.mkdir(parents=True, exist_ok=True)
     drop_cut_line(out)
-    done = {record["key"] for record in read_records(out)}
+    done = {record["key"] for record in iter_records(out)}
     todo = [item for item in items if key(item) not in done]
+    work: Iterable[Any] = todo if load is None else map(load, todo)
     bar = tqdm(total=len(done) + len(todo), initial=len(done), desc=desc, unit="it",
                disable=not progress, dynamic_ncols=True)
     try:
@@ -121,15 +140,15 @@ def run_jobs(items: Iterable[Item], key: Callable[[Item], str], make_worker: Cal
                 sink.flush()
                 bar.update(1)
 
-            if ray is not None:
-                run_on_ray(todo, make_worker, lost, write, ray)
-            elif workers <= 1:
-                _run_here(todo, make_worker, write)
-            else:
-                _run_pool(todo, make_worker, write, workers)
+            if todo and ray is not None:
+                run_on_ray(work, make_worker, lost, write, ray, count=len(todo))
+            elif todo and workers <= 1:
+                _run_here(work, make_worker, write)
+            elif todo:
+                _run_pool(work, make_worker, write, workers)
     finally:
         bar.close()
-    return read_records(out)
+    return RecordsFile(out)
 
 
 def _write_file(folder: Path, name: str, data: bytes) -> None:
@@ -142,9 +161,7 @@ def _write_file(folder: Path, name: str, data: bytes) -> None:
         f.write(data)
 
 
-def _run_here(items: list, make_worker: Callable[[], Worker], write) -> None:
-    if not items:
-        return
+def _run_here(items: Iterable, make_worker: Callable[[], Worker], write) -> None:
     worker = make_worker()
     try:
         for item in items:
@@ -172,7 +189,7 @@ def _call_process_worker(item: Any) -> Record:
     return _process_worker(item)
 
 
-def _run_pool(items: list, make_worker: Callable[[], Worker], write, workers: int) -> None:
+def _run_pool(items: Iterable, make_worker: Callable[[], Worker], write, workers: int) -> None:
     # spawn, not fork: a browser's DevTools pipe and its reader threads belong to the process
     # that started it (a forked child drops its copies: backends/cdp.py).
     context = multiprocessing.get_context("spawn")

@@ -17,10 +17,11 @@ no such failure: it stops the run, as it does locally.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 import sys
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,16 +95,21 @@ class _Batch:
     attempt: int = 1
 
 
-def run_on_ray(items: list, make_worker: Callable[[], Any],
+def run_on_ray(items: Iterable, make_worker: Callable[[], Any],
                lost: Callable[[Any, str], dict], write: Callable[[dict], None],
-               spec: RaySpec, say: Callable[[str], None] | None = None) -> None:
+               spec: RaySpec, say: Callable[[str], None] | None = None,
+               count: int | None = None) -> None:
     """Run `make_worker()(item)` for every item on Ray actors; `write` each record as its
     batch comes back, and `lost(item, cause)` for the items of a batch whose actor died
-    twice."""
-    if not items:
+    twice. `items` may be an iterator made as it is read (`count` of them): only the
+    batches out on the actors, and one waiting, are held."""
+    if count is None:
+        items = list(items)
+        count = len(items)
+    if not count:
         return
     with RayPool(make_worker, spec, say) as pool:
-        pool.run(items, lost, write)
+        pool.run(items, lost, write, count=count)
 
 
 class RayPool:
@@ -142,15 +148,18 @@ class RayPool:
                   f"{len(set(node for node, _ in places))} nodes")
         return self
 
-    def run(self, items: list, lost: Callable[[Any, str], dict],
-            write: Callable[[dict], None]) -> None:
-        """Every item through the actors' workers; `write` each record as it comes back."""
-        if not items:
+    def run(self, items: Iterable, lost: Callable[[Any, str], dict],
+            write: Callable[[dict], None], count: int | None = None) -> None:
+        """Every item through the actors' workers; `write` each record as it comes back.
+        `items` may be an iterator (`count` of them), read batch by batch."""
+        if count is None:
+            items = list(items)
+            count = len(items)
+        if not count:
             return
         # Small runs still spread: at least two batches per actor where there are items.
-        size = min(self.spec.batch_size, max(1, math.ceil(len(items) / (2 * self.actors))))
-        gone = _dispatch(self._ray, self._actors,
-                         [items[i:i + size] for i in range(0, len(items), size)], lost, write)
+        size = min(self.spec.batch_size, max(1, math.ceil(count / (2 * self.actors))))
+        gone = _dispatch(self._ray, self._actors, _batches(items, size), lost, write)
         # Out of restarts: the next run must not hand them work (it would fail at once).
         self._actors = [actor for actor in self._actors if id(actor) not in gone]
 
@@ -246,9 +255,25 @@ def _placed(ray, actors: list, spec: RaySpec) -> list[tuple[str, int]]:
             "the cluster is busy, or no single node has that much free") from None
 
 
-def _dispatch(ray, actors: list, batches: list[list], lost, write) -> set[int]:
-    """Every batch through the actors; the ids of the actors gone for good."""
-    queue = deque(_Batch(batch) for batch in batches)
+def _batches(items: Iterable, size: int) -> Iterator[list]:
+    """`items` in lists of `size` (the last shorter), made as they are asked for."""
+    items = iter(items)
+    while batch := list(itertools.islice(items, size)):
+        yield batch
+
+
+def _dispatch(ray, actors: list, batches: Iterable[list], lost, write) -> set[int]:
+    """Every batch through the actors, taken from `batches` as an actor is free for it;
+    the ids of the actors gone for good."""
+    waiting = iter(batches)
+    queue: deque[_Batch] = deque()  # the next batch, and batches to try again (first)
+
+    def to_send() -> bool:
+        """A batch to send: one to try again, else the next one."""
+        if not queue and (batch := next(waiting, None)) is not None:
+            queue.append(_Batch(batch))
+        return bool(queue)
+
     idle = list(actors)
     running: dict = {}  # object ref -> (actor, batch)
     # A task sent to an actor while Ray restarts it fails at once: a dead actor gets
@@ -256,14 +281,14 @@ def _dispatch(ray, actors: list, batches: list[list], lost, write) -> set[int]:
     recovering: dict = {}  # object ref -> actor
     deaths: dict[int, int] = {}
     gone: set[int] = set()
-    while queue or running:
-        while idle and queue:
+    while to_send() or running:
+        while idle and to_send():
             actor, batch = idle.pop(), queue.popleft()
             running[actor.run.remote(batch.items)] = (actor, batch)
         if not running and not recovering:
+            left = sum(len(b.items) for b in queue) + sum(len(b) for b in waiting)
             raise RuntimeError(f"every Ray actor died more than {MAX_RESTARTS} times; "
-                               f"{sum(len(b.items) for b in queue)} items were not run "
-                               "(a rerun continues with them)")
+                               f"{left} items were not run (a rerun continues with them)")
         # A bounded wait, so that Ctrl-C is seen between two checks.
         ready, _ = ray.wait([*running, *recovering], num_returns=1, timeout=1.0)
         for ref in ready:

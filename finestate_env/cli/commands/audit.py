@@ -58,14 +58,24 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from finestate_env.datasets.formats import read_instances
+    """The instances file is read twice, one line at a time: once to check every line and
+    note where each instance is (and the first replayable one of each type, which gets a
+    picture), then each instance again as a worker is handed it. The records are written
+    as they come and summarised from the file, one at a time."""
+    from finestate_env.datasets.formats import InstanceReader
     from finestate_env.replay import precision
-    from finestate_env.replay.dataset_audit import AuditSettings, audit_file
+    from finestate_env.replay.dataset_audit import AuditSettings, PendingInstance, audit_run
 
+    reader = InstanceReader(args.instances, skip_invalid=args.skip_invalid,
+                            trusted_paths=args.trusted_paths)
+    pending: list[PendingInstance] = []
+    first: dict[str, str] = {}  # type -> the id of its first replayable instance
     with inputs.reading(args.instances):
-        instances = read_instances(args.instances, skip_invalid=args.skip_invalid,
-                                   trusted_paths=args.trusted_paths)
-    inputs.say_skipped(args.instances, instances.skipped)
+        for line, offset, instance in reader.located():
+            pending.append(PendingInstance(instance.id, line, offset))
+            if instance.live is not None:
+                first.setdefault(instance.component, instance.id)
+    inputs.say_skipped(args.instances, reader.skipped)
     out = Path(args.out)
     defaults = AuditSettings()
     settings = AuditSettings(
@@ -74,9 +84,11 @@ def _run(args: argparse.Namespace) -> int:
         seed=args.seed,
         start_points=defaults.start_points if args.start_points is None else args.start_points)
     try:
-        records, summary = audit_file(instances.items, out, settings,
-                                      workers=args.workers or 1, progress=not args.quiet,
-                                      ray=options.ray_spec(args))
+        with reader:
+            summary = audit_run(pending, out, settings, workers=args.workers or 1,
+                                progress=not args.quiet, ray=options.ray_spec(args),
+                                illustrate=frozenset(first.values()),
+                                load=lambda at: reader.load(at.line, at.offset, at.id))
     except KeyboardInterrupt:
         print(f"\ninterrupted: audits so far are in {out / 'audit.jsonl'}; "
               "run the same command again to continue", file=sys.stderr)

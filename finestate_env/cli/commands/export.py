@@ -23,16 +23,17 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from finestate_env.datasets.formats import export, read_instances
+    """The instances stream (any number of lines) into OUT.partial, which becomes OUT once
+    every line was read: a bad line anywhere leaves OUT as it was."""
+    from finestate_env.datasets.formats import InstanceReader, export
 
     out = Path(args.out)
     if out.exists() and out.resolve() == Path(args.instances).resolve():
         raise UsageError(f"--out {args.out} is the instances file it reads; write the export "
                          "to another file")
-    with inputs.reading(args.instances):
-        read = read_instances(args.instances, skip_invalid=args.skip_invalid,
-                              trusted_paths=args.trusted_paths)
-    inputs.say_skipped(args.instances, read.skipped)
-    export(read.items, args.out, args.format)
-    print(f"wrote {len(read.items)} instances to {args.out} ({args.format})")
+    reader = InstanceReader(args.instances, skip_invalid=args.skip_invalid,
+                            trusted_paths=args.trusted_paths)
+    export(inputs.read_through(reader, args.instances), args.out, args.format)
+    inputs.say_skipped(args.instances, reader.skipped)
+    print(f"wrote {reader.count} instances to {args.out} ({args.format})")
     return 0

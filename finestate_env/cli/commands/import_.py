@@ -22,17 +22,25 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from finestate_env.datasets.formats import relocate_images, write_instances
+    """The records stream (any number of lines) into OUT/instances.jsonl.partial; the
+    images are brought and the file put in place once every line was read, so that a bad
+    line anywhere leaves OUT as it was."""
+    from finestate_env.datasets.formats.project import ImageMove, staged
 
-    with inputs.reading(args.file):
-        read = inputs.read_static(args, args.file)
+    reader = inputs.static_reader(args, args.file)
     out = Path(args.out)
-    instances = relocate_images(read.items, Path(args.file).parent, out, args.images,
-                                args.trusted_paths)
-    written = write_instances(instances, out / "instances.jsonl")
-    print(f"{args.file}: layout {read.layout or 'none (empty file)'}, read {len(read.items)} "
-          f"instances, skipped {len(read.skipped)} invalid lines")
-    sizeless = sum(instance.size is None for instance in instances)
+    move = ImageMove(Path(args.file).parent, out, args.images, args.trusted_paths)
+    sizeless = 0
+    with staged(out / "instances.jsonl") as sink:
+        for instance in inputs.read_through(reader, args.file):
+            instance = move(instance)
+            sizeless += instance.size is None
+            sink.write(instance.model_dump_json() + "\n")
+        inputs.say_read(args.file, reader)
+        move.bring()
+    written = out / "instances.jsonl"
+    print(f"{args.file}: layout {reader.layout or 'none (empty file)'}, read {reader.count} "
+          f"instances, skipped {len(reader.skipped)} invalid lines")
     if sizeless:
         print(f"{sizeless} instances have no image size (no image found, no width/height): "
               "they score against normalized and 1000 predictions; pixel predictions need "

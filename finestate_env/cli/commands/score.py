@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -28,36 +29,64 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    """The instances stream (any number of lines): each is scored and its record written to
+    OUT/results.jsonl.partial as it is read, the summary counted; the predictions are held.
+    A bad line anywhere leaves nothing behind: the partial file goes, and the results
+    become OUT/results.jsonl only once every line was read and judged."""
     from finestate_env.cli.tables import format_metric_table
-    from finestate_env.core.static_scoring import score
+    from finestate_env.core.static_scoring import Scorer, needs_size
     from finestate_env.datasets.formats import read_predictions
+    from finestate_env.datasets.formats.project import staged
 
-    with inputs.reading():
-        read = inputs.read_static(args, args.instances)
-        predictions = read_predictions(args.predictions, skip_invalid=args.skip_invalid)
-    inputs.say_skipped(args.predictions, predictions.skipped)
-    if not read.items:
-        raise UsageError(f"{args.instances} holds no instances")
-    inputs.check_pixel_sizes(read.items, predictions, args.predictions)
-    records, summary = score(read.items, predictions.items, args.mode)
-    counts = summary["counts"]
-    summary["counts"]["skipped_lines"] = {"instances": len(read.skipped),
-                                          "predictions": len(predictions.skipped)}
-    print(f"{args.instances} ({read.layout}) · {len(predictions.items)} predictions · "
-          f"mode {args.mode}")
-    print(format_metric_table(summary))
-    print(f"no prediction {counts['no_prediction']}, wrong format {counts['wrong_format']}, "
-          f"missing point {counts['missing_point']}")
-    for key, what in (("unknown_ids", "name no instance"), ("duplicate_ids", "repeat an id")):
-        if counts[key]:
-            print(f"{len(counts[key])} prediction ids {what} (ignored; first: "
-                  f"{counts[key][0]!r})", file=sys.stderr)
-    if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        with open(out / "results.jsonl", "w", encoding="utf-8") as f:
-            for record in records:
-                f.write(json.dumps(record.to_json()) + "\n")
+    reader = inputs.static_reader(args, args.instances)
+    predictions, unreadable = None, None
+    try:  # read first, to score as the instances go by; refused after the instances' errors
+        with inputs.reading():
+            predictions = read_predictions(args.predictions, skip_invalid=args.skip_invalid)
+    except UsageError as exc:
+        unreadable = exc
+    scorer = Scorer(predictions.items if predictions else [], args.mode)
+    out = Path(args.out) if args.out else None
+    sizeless: set[str] = set()  # instances without an image size (for pixel predictions)
+    with contextlib.ExitStack() as stack:
+        sink = (stack.enter_context(staged(out / "results.jsonl"))
+                if out is not None and predictions is not None else None)
+        held = False  # an instance a pixel prediction needs the size of: refused below
+        for instance in inputs.read_through(reader):
+            if instance.size is None:
+                sizeless.add(instance.id)
+            if predictions is None or held:
+                continue
+            prediction = scorer.prediction(instance.id)
+            if prediction is not None and needs_size(instance, prediction):
+                held = True
+                continue
+            record = scorer(instance)
+            if sink is not None:
+                sink.write(json.dumps(record.to_json()) + "\n")
+        inputs.say_read(args.instances, reader)
+        if unreadable is not None:
+            raise unreadable
+        inputs.say_skipped(args.predictions, predictions.skipped)
+        if not reader.count:
+            raise UsageError(f"{args.instances} holds no instances")
+        inputs.check_pixel_sizes(sizeless, predictions, args.predictions)
+        assert not held, "check_pixel_sizes refuses what the pass held"
+        summary = scorer.summary()
+        counts = summary["counts"]
+        counts["skipped_lines"] = {"instances": len(reader.skipped),
+                                   "predictions": len(predictions.skipped)}
+        print(f"{args.instances} ({reader.layout}) · {len(predictions.items)} predictions · "
+              f"mode {args.mode}")
+        print(format_metric_table(summary))
+        print(f"no prediction {counts['no_prediction']}, wrong format {counts['wrong_format']}, "
+              f"missing point {counts['missing_point']}")
+        for key, what in (("unknown_ids", "name no instance"),
+                          ("duplicate_ids", "repeat an id")):
+            if counts[key]:
+                print(f"{len(counts[key])} prediction ids {what} (ignored; first: "
+                      f"{counts[key][0]!r})", file=sys.stderr)
+    if out is not None:  # results.jsonl is in place: the block ended
         write_text(out / "summary.json", json.dumps(summary, indent=2) + "\n")
         print(f"wrote {out / 'results.jsonl'} and {out / 'summary.json'}")
     return 0

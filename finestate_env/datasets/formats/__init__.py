@@ -23,14 +23,20 @@ from finestate_env.datasets.formats.finestate_bench import (
 from finestate_env.datasets.formats.jsonl import FormatError, ReadResult
 from finestate_env.datasets.formats.predictions import read_predictions, write_predictions
 from finestate_env.datasets.formats.project import relocate_images, write_instances
-from finestate_env.datasets.formats.reader import LAYOUTS, detect_layout, read_instances
+from finestate_env.datasets.formats.reader import (
+    LAYOUTS,
+    InstanceReader,
+    detect_layout,
+    read_instances,
+)
 from finestate_env.datasets.formats.screenspot import export_screenspot, screenspot_records
 
 EXPORT_FORMATS = ("finestate-env", "finestate", "screenspot")
 """What `export` (and `finestate generate --format`) writes."""
 
 __all__ = [
-    "EXPORT_FORMATS", "LAYOUTS", "FormatError", "ReadResult", "detect_layout", "export",
+    "EXPORT_FORMATS", "LAYOUTS", "FormatError", "InstanceReader", "ReadResult", "detect_layout",
+    "export",
     "export_finestate_bench", "export_screenspot", "finestate_bench_record",
     "read_instances", "read_predictions", "relocate_images", "screenspot_records",
     "write_instances", "write_predictions",

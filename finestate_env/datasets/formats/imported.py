@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -129,13 +130,17 @@ def is_known_type(name: str) -> bool:
 
 
 class SizeFinder:
-    """The image size of a record, by the rule in the module docstring (cached per file)."""
+    """The image size of a record, by the rule in the module docstring (cached per file,
+    the `CACHED` files read last: a file of any length is read in bounded memory, and
+    records of one image, which are usually together, read its header once)."""
+
+    CACHED = 4096
 
     def __init__(self, base_dir: Path, images_root: str | Path | None,
                  image_size: tuple[int, int] | None, trusted: bool = False) -> None:
         self.base_dir, self.images_root, self.image_size = base_dir, images_root, image_size
         self.trusted = trusted
-        self._cache: dict[Path, tuple[int, int]] = {}
+        self._cache: OrderedDict[Path, tuple[int, int]] = OrderedDict()
 
     def __call__(self, image: str | None, recorded: tuple[int, int] | None, path: Path,
                  line: int, field: str, required: bool = True) -> tuple[int, int] | None:
@@ -144,12 +149,15 @@ class SizeFinder:
             found = locate_image(image, self.base_dir, self.images_root, self.trusted)
             if found is not None and found not in self._cache:
                 self._cache[found] = files.image_size(found)
+                if len(self._cache) > self.CACHED:
+                    self._cache.popitem(last=False)
         except UsageError as exc:  # out of the folder, too big, not an image
             raise FormatError(path, line, field, "", "", problem=str(exc)) from None
         except OSError as exc:
             raise FormatError(path, line, field, "a readable image file",
                               f"{found} ({exc.strerror or exc})") from None
         if found is not None:
+            self._cache.move_to_end(found)
             return self._cache[found]
         if recorded is not None:
             return recorded

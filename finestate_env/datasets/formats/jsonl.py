@@ -7,7 +7,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from pydantic import ValidationError
 
@@ -85,11 +85,28 @@ def _has_lone_surrogate(value: Any) -> bool:
 def records(path: Path) -> Iterator[tuple[int, Any]]:
     """(line number, parsed JSON object or FormatError) for every non-blank line. Only a
     regular file is read (core/files.py), a line at most MAX_LINE_BYTES long."""
+    for number, _, value in located_records(path):
+        yield number, value
+
+
+def located_records(path: Path) -> Iterator[tuple[int, int, Any]]:
+    """`records` with each line's byte offset: (line number, offset, object or FormatError),
+    one line held at a time; `record_at` reads one of them again."""
     with open_regular(path) as f:
+        offset = 0
         for number, raw in enumerate(bounded_lines(f), 1):
             value = parse_line(raw, path, number)
             if value is not None:
-                yield number, value
+                yield number, offset, value
+            offset += raw.size if isinstance(raw, LineTooLong) else len(raw)
+
+
+def record_at(f: BinaryIO, path: Path, offset: int, number: int) -> Any:
+    """The object (or FormatError) of line `number`, which starts at byte `offset` of `f`
+    (`path` opened with `open_regular`), as `located_records` read it."""
+    f.seek(offset)
+    raw = next(bounded_lines(f), b"")
+    return parse_line(raw, path, number)
 
 
 def from_validation_error(path: Path, line: int, exc: ValidationError,

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import os
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from pydantic import ValidationError
 
@@ -72,16 +73,44 @@ def remove_dataset(folder: Path) -> None:
     listing.unlink()
 
 
-def write_lines(lines: Iterable[str], path: str | Path) -> Path:
-    """Write text lines to `path` through a temporary file, so that a failure half-way
-    leaves any earlier file at `path` whole."""
+@contextlib.contextmanager
+def staged(path: str | Path) -> Iterator[TextIO]:
+    """A text file that becomes `path` whole or not at all: what the block writes goes to
+    `path.partial`, which replaces `path` when the block ends. When the block raises (a bad
+    line met half-way through a stream), the partial file and the folders made for it are
+    removed, and an earlier file at `path` is left as it was."""
     path = Path(path)
+    made = []  # the folders this call makes, innermost first
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        made.append(folder)
+        folder = folder.parent
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
-    with write_new(partial, "w", encoding="utf-8", newline="\n") as f:
+    opened = False
+    try:
+        with write_new(partial, "w", encoding="utf-8", newline="\n") as f:
+            opened = True
+            yield f
+        os.replace(partial, path)
+    except BaseException:
+        if opened:
+            partial.unlink(missing_ok=True)
+        for folder in made:
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+        raise
+
+
+def write_lines(lines: Iterable[str], path: str | Path) -> Path:
+    """Write text lines to `path` as they come (`staged`), so that a failure half-way
+    leaves any earlier file at `path` whole, and no partial file."""
+    path = Path(path)
+    with staged(path) as f:
         for line in lines:
             f.write(line + "\n")
-    os.replace(partial, path)
     return path
 
 
@@ -93,21 +122,39 @@ def write_instances(instances: Iterable[Instance], path: str | Path) -> Path:
 def relocate_images(instances: Iterable[Instance], from_dir: str | Path,
                     to_dir: str | Path, images_root: str | Path | None = None,
                     trusted: bool = False) -> list[Instance]:
-    """The instances with their images brought into `to_dir` (where they will be written),
-    so that the dataset is one folder whose paths stay inside it (core/files.py): each
-    image found (relative to `images_root`, else `from_dir`) is linked, or copied, to the
-    same relative path under `to_dir`, and `image` names that. Images not found are left
-    as they were."""
-    to_dir = Path(to_dir)
-    moved = []
-    for instance in instances:
-        found = locate_image(instance.image, from_dir, images_root, trusted)
-        if found is not None:
-            relative = _relative_name(found, Path(images_root or from_dir))
-            _bring(found, to_dir / relative)
-            instance = instance.model_copy(update={"image": relative})
-        moved.append(instance)
+    """The instances with their images brought into `to_dir` (`ImageMove`), in a list."""
+    move = ImageMove(from_dir, to_dir, images_root, trusted)
+    moved = [move(instance) for instance in instances]
+    move.bring()
     return moved
+
+
+class ImageMove:
+    """Instances' images brought into `to_dir` (where the instances will be written), so
+    that the dataset is one folder whose paths stay inside it (core/files.py). Called on
+    an instance, it finds the image (relative to `images_root`, else `from_dir`) and gives
+    the instance with `image` naming the same relative path under `to_dir`; `bring()`
+    then links each image found, or copies it, there: once every instance was read, so
+    that a file refused half-way brings nothing. Images not found are left as they were.
+    Each distinct image is held as two paths until `bring()`."""
+
+    def __init__(self, from_dir: str | Path, to_dir: str | Path,
+                 images_root: str | Path | None = None, trusted: bool = False) -> None:
+        self.from_dir, self.to_dir = from_dir, Path(to_dir)
+        self.images_root, self.trusted = images_root, trusted
+        self._found: dict[str, str] = {}  # relative name under to_dir -> the image found
+
+    def __call__(self, instance: Instance) -> Instance:
+        found = locate_image(instance.image, self.from_dir, self.images_root, self.trusted)
+        if found is None:
+            return instance
+        relative = _relative_name(found, Path(self.images_root or self.from_dir))
+        self._found.setdefault(relative, str(found))
+        return instance.model_copy(update={"image": relative})
+
+    def bring(self) -> None:
+        for relative, found in self._found.items():
+            _bring(Path(found), self.to_dir / relative)
 
 
 def _relative_name(found: Path, root: Path) -> str:
