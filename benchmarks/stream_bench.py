@@ -33,12 +33,17 @@ from pathlib import Path
 LIMIT_MB = 300.0  # #49: every command under this, for 100,000 lines
 COMMANDS = ("export", "import", "score", "replay", "audit")
 
-# The CLI's main in this process, and the process's own peak RSS written when it exits.
+# The CLI's main in this process, and the process's own peak RSS written when it exits:
+# VmHWM, the peak of this process's memory since its exec. Not getrusage's ru_maxrss,
+# which Linux carries over exec from the forked copy of the parent (a pytest worker of
+# 1.7 GB made every command read 1.7 GB).
 _WRAPPER = """
-import atexit, resource, sys
+import atexit, sys
 def _peak(path=sys.argv[1]):
+    with open("/proc/self/status") as status:
+        kib = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
     with open(path, "w") as f:
-        f.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+        f.write(kib)
 atexit.register(_peak)
 from finestate_env.cli.main import main
 sys.exit(main(sys.argv[2:]))

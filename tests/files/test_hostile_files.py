@@ -377,3 +377,20 @@ def test_a_state_no_file_can_hold_is_a_bad_line(dataset, tmp_path):
     assert "skipped 2 invalid lines" in done.stderr
     assert [row["id"] for row in lines_of(out)] == [row["id"] for row in rows[2:]]
     assert not list(tmp_path.glob("**/*.partial"))
+
+
+def test_a_nan_state_in_a_released_record_is_a_bad_line(tmp_path):
+    source = Path(__file__).parents[1] / "data" / "finestate_bench_web.jsonl"
+    first, *rest = source.read_text().splitlines()
+    record = json.loads(first)
+    record["component"]["target_state"] = float("nan")
+    path = write_lines(tmp_path / "web.jsonl", [json.dumps(record), *rest])
+    shutil.copytree(source.parent / "images", tmp_path / "images")
+    refused(cli("import", str(path), "--out", str(tmp_path / "out")),
+            f"{path}:1: component.target_state:", "NaN")
+    done = cli("import", str(path), "--out", str(tmp_path / "out"), "--skip-invalid")
+    assert done.returncode == 0, done.stderr
+    clean = cli("import", str(source), "--out", str(tmp_path / "clean"), "--skip-invalid")
+    assert clean.returncode == 0, clean.stderr
+    imported = lines_of(tmp_path / "out" / "instances.jsonl")
+    assert len(imported) == len(lines_of(tmp_path / "clean" / "instances.jsonl")) - 1

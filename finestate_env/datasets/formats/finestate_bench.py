@@ -63,7 +63,7 @@ from finestate_env.datasets.formats.imported import (
     with_size,
 )
 from finestate_env.datasets.formats.jsonl import FormatError, number_quad, shown
-from finestate_env.datasets.formats.project import write_lines
+from finestate_env.datasets.formats.project import all_finite, write_lines
 
 GESTURES = get_args(Gesture)
 
@@ -150,6 +150,10 @@ def parse_finestate_bench(record: dict[str, Any], path: Path, line: int, desktop
     normalized = Boxes(loc=loc, core=core or loc, goal=goal or loc, now=now or loc)
     size = sizes(image, recorded_size(record, path, line, strict=False), path, line, "image",
                  required=False)
+    for name in ("current_state", "target_state"):
+        if not all_finite(component.get(name)):  # JSON cannot write it back: not a state
+            raise FormatError(path, line, f"component.{name}", "", "", problem=(
+                f"{shown(component.get(name))} holds NaN or an infinity, which no state is"))
     gesture = record.get("gesture")
     layout = "finestate-bench-desktop" if desktop else "finestate-bench-web"
     instance = Instance(

@@ -30,7 +30,7 @@ def parse_instance(record: dict[str, Any], path: Path, line: int) -> Instance:
     """The instance of one line, its live block checked against its type's own domain
     (components/domain.py): nothing a renderer may not be handed passes."""
     for name in ("current_state", "goal_state"):
-        if not _finite(record.get(name)):
+        if not all_finite(record.get(name)):
             raise FormatError(path, line, name, "", "", problem=(
                 f"{shown(record.get(name))} holds NaN or an infinity, which no state is "
                 "(and JSON cannot write)"))
@@ -45,14 +45,14 @@ def parse_instance(record: dict[str, Any], path: Path, line: int) -> Instance:
     return instance
 
 
-def _finite(value: Any) -> bool:
+def all_finite(value: Any) -> bool:
     """No NaN or infinity anywhere in a JSON value."""
     if isinstance(value, float):
         return math.isfinite(value)
     if isinstance(value, list):
-        return all(_finite(item) for item in value)
+        return all(all_finite(item) for item in value)
     if isinstance(value, dict):
-        return all(_finite(item) for item in value.values())
+        return all(all_finite(item) for item in value.values())
     return True
 
 
