@@ -9,10 +9,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from finestate_env.core.schema import Boxes, CrossCheck, StageVerdicts
 
 METRICS = ("sr_loc", "sr_int", "es_sr_loc", "es_sr_int")
+
+# The reward modes of rewards/scorer.py, named here (no import of the scorer, its browser
+# backends and pydantic models) so that the command line can offer them at start-up.
+RewardMode = Literal["exact", "box", "box_now", "shaped"]
+REWARD_MODES: tuple[RewardMode, ...] = ("exact", "box", "box_now", "shaped")
+STATIC_MODES: tuple[RewardMode, ...] = ("box", "box_now")  # scored from the row alone
 
 
 def point_in_box(point: Sequence[float] | None, box: Sequence[float] | None) -> bool:

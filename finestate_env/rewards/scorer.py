@@ -56,12 +56,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from finestate_env.backends import Backend, BackendCrashed
 from finestate_env.components import COMPONENTS
 from finestate_env.core import scoring
 from finestate_env.core.errors import UsageError
+from finestate_env.core.scoring import REWARD_MODES, STATIC_MODES, RewardMode
 from finestate_env.core.states import encode_state
 from finestate_env.env.episode import judge
 from finestate_env.replay.backend_pool import BackendPool
@@ -71,9 +72,6 @@ from finestate_env.rewards.ground_truth import BadGroundTruth, GroundTruth
 if TYPE_CHECKING:
     from finestate_env.backends.web import WebBackend
 
-RewardMode = Literal["exact", "box", "box_now", "shaped"]
-REWARD_MODES: tuple[RewardMode, ...] = ("exact", "box", "box_now", "shaped")
-STATIC_MODES: tuple[RewardMode, ...] = ("box", "box_now")  # scored from the row alone
 # Completions that may wait for a worker before submit refuses more (Overloaded).
 MAX_PENDING = 4096
 # The most completions of one instance scored in one probe call (a bigger group is scored

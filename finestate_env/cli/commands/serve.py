@@ -9,7 +9,7 @@ import sys
 
 from finestate_env.cli import options
 from finestate_env.core.errors import UsageError
-from finestate_env.rewards.scorer import REWARD_MODES
+from finestate_env.core.scoring import REWARD_MODES
 
 NAME = "serve"
 TOKEN_ENV = "FINESTATE_REWARD_TOKEN"
