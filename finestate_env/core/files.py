@@ -22,15 +22,16 @@ from __future__ import annotations
 import errno
 import hashlib
 import io
+import json
 import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from PIL import Image
 
-from finestate_env.core.errors import UsageError
+from finestate_env.core.errors import UsageError, shown
 
 # A page instance is ~20 kB; a line past this is not a record but an attack or an accident.
 MAX_LINE_BYTES = 8 * 1024 * 1024
@@ -94,6 +95,53 @@ def bounded_lines(f: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[bytes | 
                 break
             size += len(line)
         yield LineTooLong(size)
+
+
+def json_object(raw: bytes | LineTooLong) -> tuple[dict | None, str | None]:
+    """One line's JSON object and None, or None and why it is none (too long, not UTF-8, not
+    JSON, nested too deep, a number too long to read, not an object, a lone surrogate no
+    UTF-8 file can hold); (None, None) for a blank line."""
+    if isinstance(raw, LineTooLong):
+        return None, f"a line of {raw.size:,} bytes (the limit is {MAX_LINE_BYTES:,})"
+    try:
+        text = raw.decode("utf-8").strip()
+    except UnicodeDecodeError as exc:
+        return None, (f"bytes that are not UTF-8 (byte {exc.start + 1}: "
+                      f"{raw[exc.start]:#04x})")
+    if not text:
+        return None, None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, f"invalid JSON ({exc.msg} at column {exc.colno})"
+    except RecursionError:
+        return None, "JSON nested too deep to read"
+    except ValueError as exc:  # an integer of thousands of digits (int_max_str_digits)
+        return None, f"a value that cannot be read ({exc})"
+    if not isinstance(value, dict):
+        return None, f"a JSON {type(value).__name__}: {shown(value)}"
+    if "\\u" in text and _has_lone_surrogate(value):
+        return None, ("a lone surrogate escape (\\ud800-\\udfff alone), which no UTF-8 "
+                      "file can hold")
+    return value, None
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    """A string that \\u escapes made half a UTF-16 pair: it would fail every later write."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def file_name(ident: str, limit: int = 100) -> str:
+    """A file name for an id: its ASCII letters, digits, - and _ (others as _, at most
+    `limit`), and a hash of the whole id, so that two ids never share a file."""
+    readable = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "_"
+                       for c in ident)[:limit]
+    digest = hashlib.sha1(ident.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    return f"{readable}-{digest}"
 
 
 def outside_problem(name: str) -> str | None:

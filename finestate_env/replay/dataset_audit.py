@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import io
 import json
 import statistics
@@ -29,7 +28,7 @@ from PIL import Image
 
 from finestate_env.backends import Backend, BackendCrashed
 from finestate_env.core.errors import UsageError
-from finestate_env.core.files import refuse_symlink, write_text
+from finestate_env.core.files import file_name, refuse_symlink, write_text
 from finestate_env.core.schema import Instance
 from finestate_env.replay import precision
 from finestate_env.replay.audit import DENSITY, AuditReport, audit_instance
@@ -91,10 +90,10 @@ class AuditWorker:
         # cluster this process may run on another machine than the run's folder.
         files: dict[str, bytes] = {}
         if report.soundness < 1.0:
-            record["picture"] = f"pictures/{_safe(instance.id)}.png"
+            record["picture"] = f"pictures/{file_name(instance.id)}.png"
             files[record["picture"]] = self._unsound_picture(backend, instance, report)
         if instance.id in self.illustrate:
-            record["regions_picture"] = f"pictures/regions/{_safe(instance.id)}.png"
+            record["regions_picture"] = f"pictures/regions/{file_name(instance.id)}.png"
             files[record["regions_picture"]] = self._regions_picture(backend, instance,
                                                                      report, start)
         if files:
@@ -136,14 +135,6 @@ def _png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     return buffer.getvalue()
-
-
-def _safe(text: str) -> str:
-    """A file name for an id: its letters, digits, - and _ (others as _, at most 100), and
-    a hash of the whole id, so that two ids never share a picture."""
-    readable = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "_"
-                       for c in text)[:100]
-    return f"{readable}-{hashlib.sha1(text.encode('utf-8', 'surrogatepass')).hexdigest()[:10]}"
 
 
 def lost_record(instance: Instance, cause: str) -> dict[str, Any]:

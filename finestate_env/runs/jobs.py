@@ -23,7 +23,13 @@ from typing import Any, Protocol, TypeVar
 from tqdm import tqdm
 
 from finestate_env.core.errors import UsageError
-from finestate_env.core.files import bounded_lines, open_regular, refuse_symlink, write_new
+from finestate_env.core.files import (
+    bounded_lines,
+    json_object,
+    open_regular,
+    refuse_symlink,
+    write_new,
+)
 from finestate_env.runs.ray_jobs import RaySpec, run_on_ray
 
 Item = TypeVar("Item")
@@ -57,17 +63,11 @@ def iter_records(path: Path, key: str | None = "key") -> Iterator[Record]:
         for number, raw in enumerate(bounded_lines(f), start=1):
             if isinstance(raw, bytes) and not raw.endswith(b"\n"):
                 break  # the cut-off last line
-            problem = "a line too long"
-            if isinstance(raw, bytes):
-                if not raw.strip():
-                    continue
-                try:
-                    record = json.loads(raw.decode("utf-8"))
-                    problem = None if isinstance(record, dict) and (
-                        key is None or isinstance(record.get(key), str)) else (
-                        f"no object with a string {key!r}" if key else "not an object")
-                except (ValueError, RecursionError) as exc:  # UTF-8, JSON, huge numbers
-                    problem = str(exc)[:120] or type(exc).__name__
+            record, problem = json_object(raw)
+            if record is None and problem is None:
+                continue  # a blank line
+            if record is not None and key is not None and not isinstance(record.get(key), str):
+                problem = f"no string {key!r}"
             if problem is not None:
                 raise UsageError(f"{path}:{number}: not a finestate record ({problem}); this "
                                  "file was not written by finestate, or was edited")

@@ -268,11 +268,9 @@ def test_run_out_removes_only_the_cases_it_wrote(tmp_path):
 
 
 def test_picture_names_of_different_ids_differ():
-    from finestate_env.replay.dataset_audit import _safe
-
     long = "x" * 130
-    assert _safe(long + "a") != _safe(long + "b")
-    assert _safe("a/b") != _safe("a_b")
+    assert files.file_name(long + "a") != files.file_name(long + "b")
+    assert files.file_name("a/b") != files.file_name("a_b")
 
 
 # -- One bad line is one bad line -------------------------------------------------------------

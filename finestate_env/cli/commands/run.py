@@ -155,7 +155,7 @@ def _write_cases(out: Path, cases: list, args: argparse.Namespace) -> None:
     for, named in OUT/run.json as `replay` names its instances."""
     from PIL import Image
 
-    from finestate_env.core.files import write_new, write_text
+    from finestate_env.core.files import file_name, write_new, write_text
     from finestate_env.datasets.formats import write_instances
     from finestate_env.datasets.formats.project import remove_dataset
     from finestate_env.replay.report import MANIFEST
@@ -165,7 +165,7 @@ def _write_cases(out: Path, cases: list, args: argparse.Namespace) -> None:
     (folder / "images").mkdir(parents=True, exist_ok=True)
     instances = []
     for _, instance, shot in cases:
-        name = "".join(c if c.isalnum() or c in "-_" else "_" for c in instance.id) + ".png"
+        name = file_name(instance.id) + ".png"
         with write_new(folder / "images" / name, "wb") as f:
             Image.fromarray(shot).save(f, format="PNG")
         instances.append(instance.model_copy(update={"image": f"images/{name}"}))

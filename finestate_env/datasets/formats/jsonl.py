@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -12,7 +11,7 @@ from typing import Any, BinaryIO
 from pydantic import ValidationError
 
 from finestate_env.core.errors import UsageError, shown
-from finestate_env.core.files import MAX_LINE_BYTES, LineTooLong, bounded_lines, open_regular
+from finestate_env.core.files import LineTooLong, bounded_lines, json_object, open_regular
 
 
 class FormatError(UsageError):
@@ -43,43 +42,12 @@ class ReadResult:
 
 
 def parse_line(raw: bytes | LineTooLong, path: Path | str, number: int) -> Any:
-    """One line's JSON object, or the FormatError that says why it is none: too long, not
-    UTF-8, not JSON, nested too deep, a number too long to read, not an object."""
-    def bad(got: str) -> FormatError:
-        return FormatError(path, number, "line", "one JSON object", got)
-
-    if isinstance(raw, LineTooLong):
-        return bad(f"a line of {raw.size:,} bytes (the limit is {MAX_LINE_BYTES:,})")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return bad(f"bytes that are not UTF-8 (byte {exc.start + 1}: {raw[exc.start]:#04x})")
-    text = text.strip()
-    if not text:
-        return None
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return bad(f"invalid JSON ({exc.msg} at column {exc.colno})")
-    except RecursionError:
-        return bad("JSON nested too deep to read")
-    except ValueError as exc:  # an integer of thousands of digits (int_max_str_digits)
-        return bad(f"a value that cannot be read ({exc})")
-    if not isinstance(value, dict):
-        return bad(f"a JSON {type(value).__name__}: {shown(value)}")
-    if "\\u" in text and _has_lone_surrogate(value):
-        return bad("a lone surrogate escape (\\ud800-\\udfff alone), which no UTF-8 file can "
-                   "hold")
+    """One line's JSON object, None for a blank line, or the FormatError that says why it
+    is no object (core/files.py `json_object`)."""
+    value, problem = json_object(raw)
+    if problem is not None:
+        return FormatError(path, number, "line", "one JSON object", problem)
     return value
-
-
-def _has_lone_surrogate(value: Any) -> bool:
-    """A string that \\u escapes made half a UTF-16 pair: it would fail every later write."""
-    try:
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 def records(path: Path) -> Iterator[tuple[int, Any]]:
