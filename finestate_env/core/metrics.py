@@ -21,32 +21,6 @@ def _lacks_a_point(result: Any, which: str) -> bool:
     return getattr(result, which) is None or bool(getattr(result, "problems", None))
 
 
-class _Counts:
-    """One group's counts: results, each metric's successes, results lacking a point."""
-
-    __slots__ = ("n", "hits", "missing")
-
-    def __init__(self) -> None:
-        self.n = self.missing = 0
-        self.hits = dict.fromkeys(scoring.METRICS, 0)
-
-    def add(self, verdict: Any, lacks: bool) -> None:
-        self.n += 1
-        self.missing += lacks
-        if verdict is not None:
-            for name in scoring.METRICS:
-                self.hits[name] += bool(getattr(verdict, name))
-
-    def rates(self) -> dict[str, float | int]:
-        """`scoring.metric_set`'s shape, with `missing` the results lacking a point."""
-        n = self.n
-        rates: dict[str, float | int] = {name: (self.hits[name] / n if n else 0.0)
-                                         for name in scoring.METRICS}
-        rates["n"] = n
-        rates["missing"] = self.missing
-        return rates
-
-
 _GROUPS = (("by_platform", "platform"), ("by_family", "family"), ("by_component", "component"))
 
 
@@ -56,8 +30,9 @@ class MetricTally:
 
     def __init__(self, which: str) -> None:
         self.which = which
-        self._overall = _Counts()
-        self._groups: dict[str, dict[str, _Counts]] = {group: {} for group, _ in _GROUPS}
+        self._overall = scoring.MetricCounts()
+        self._groups: dict[str, dict[str, scoring.MetricCounts]] = {
+            group: {} for group, _ in _GROUPS}
 
     def add(self, result: Any) -> None:
         verdict = getattr(result, self.which)
@@ -68,7 +43,7 @@ class MetricTally:
             name = getattr(result, attribute)
             counts = groups.get(name)
             if counts is None:
-                counts = groups[name] = _Counts()
+                counts = groups[name] = scoring.MetricCounts()
             counts.add(verdict, lacks)
 
     def table(self) -> dict[str, Any]:

@@ -79,25 +79,43 @@ def release_verdicts(p0: Sequence[float] | None, p1: Sequence[float] | None,
                          es_sr_loc=point_in_box(p0, now_box), es_sr_int=hit_int)
 
 
+class MetricCounts:
+    """One group's counts, a verdict at a time: results, each metric's successes, and the
+    results counted `missing`."""
+
+    __slots__ = ("n", "hits", "missing")
+
+    def __init__(self) -> None:
+        self.n = self.missing = 0
+        self.hits = dict.fromkeys(METRICS, 0)
+
+    def add(self, verdict: StageVerdicts | None, missing: bool) -> None:
+        self.n += 1
+        self.missing += missing
+        if verdict is not None:
+            for name in METRICS:
+                self.hits[name] += bool(getattr(verdict, name))
+
+    def rates(self) -> dict[str, float | int]:
+        """`{sr_loc, sr_int, es_sr_loc, es_sr_int, n, missing}`; rates over none are 0.0."""
+        n = self.n
+        rates: dict[str, float | int] = {name: (self.hits[name] / n if n else 0.0)
+                                         for name in METRICS}
+        rates["n"] = n
+        rates["missing"] = self.missing
+        return rates
+
+
 def metric_set(verdicts: Iterable[StageVerdicts | None]) -> dict[str, float | int]:
     """Rates over instances: `{sr_loc, sr_int, es_sr_loc, es_sr_int, n, missing}`.
 
     A `None` verdict is a missing prediction: it counts in `n` as a miss and in
     `missing` apart. Rates over zero instances are 0.0.
     """
-    counts = dict.fromkeys(METRICS, 0)
-    n = missing = 0
+    counts = MetricCounts()
     for verdict in verdicts:
-        n += 1
-        if verdict is None:
-            missing += 1
-            continue
-        for name in METRICS:
-            counts[name] += bool(getattr(verdict, name))
-    rates: dict[str, float | int] = {name: (counts[name] / n if n else 0.0) for name in METRICS}
-    rates["n"] = n
-    rates["missing"] = missing
-    return rates
+        counts.add(verdict, verdict is None)
+    return counts.rates()
 
 
 def crosscheck_counts(outcomes: Iterable[CrossCheck]) -> dict[str, int]:
