@@ -85,7 +85,7 @@ def bounded_lines(f: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[bytes | 
         line = f.readline(limit + 1)
         if not line:
             return
-        if len(line) <= limit or line.endswith(b"\n") and len(line) == limit + 1:
+        if len(line) <= limit or line.endswith(b"\n"):  # a whole line of <= limit bytes
             yield line
             continue
         size = len(line)
