@@ -135,7 +135,10 @@ class FineStateEnv(gym.Env):
     (default per platform; `"adb"` on mobile, with `backend_options={"views": "native"}`
     the project's Android app of native views, lone controls only) and `backend_options`
     (passed to the backend), `scene` ("page" or "control"), `level`, `max_actions`
-    (gestures per episode, 1..100), `terminal_obs`, and `timings` (True:
+    (gestures per episode, 1..100), `stop_at_goal` (default True; False: an episode of
+    several gestures goes on after the goal is reached, until max_actions, as an agent
+    that decides itself when it is done is trained: finestate_env.sessions),
+    `terminal_obs`, and `timings` (True:
     `info["timings"]` gives ms per phase; off by default, wall-clock values are not
     reproducible).
 
@@ -179,7 +182,7 @@ class FineStateEnv(gym.Env):
                  backend_options: dict[str, Any] | None = None, timings: bool = False,
                  scene: str | None = None, max_actions: int | None = None,
                  level: int | None = None, terminal_obs: str = "capture",
-                 recoveries: int = RECOVERIES) -> None:
+                 recoveries: int = RECOVERIES, stop_at_goal: bool = True) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'rgb_array', got {render_mode!r}")
         if coord_mode not in ("pixel", "normalized"):
@@ -197,6 +200,9 @@ class FineStateEnv(gym.Env):
                 not 0 <= recoveries <= 10:
             raise ValueError(f"recoveries must be a whole number in 0..10, got {recoveries!r}")
         self.recoveries = int(recoveries)
+        if not isinstance(stop_at_goal, bool):
+            raise ValueError(f"stop_at_goal must be True or False, got {stop_at_goal!r}")
+        self.stop_at_goal = stop_at_goal
         self._max_actions_given = None if max_actions is None else int(max_actions)
         # The arguments alone, before a backend is made: the scene's name, or the level's.
         if level is None:
@@ -362,7 +368,7 @@ class FineStateEnv(gym.Env):
         if measured is not None:
             self._boxes, self._reach = measured
         success = judged.live_exact
-        terminated = self.max_actions == 1 or success
+        terminated = self.max_actions == 1 or (success and self.stop_at_goal)
         truncated = not terminated and self._actions >= self.max_actions
         self._done = terminated or truncated
         if captured is not None:
@@ -386,7 +392,7 @@ class FineStateEnv(gym.Env):
         judged = perform_and_judge(self.backend, instance, parsed.p0, parsed.p1, boxes=boxes,
                                    action_error=parsed.error, shown_state=self._state,
                                    goal_in_reach=in_reach, distractors_shown=self._distractors)
-        terminated = self.max_actions == 1 or judged.live_exact
+        terminated = self.max_actions == 1 or (judged.live_exact and self.stop_at_goal)
         last = terminated or self._actions + 1 >= self.max_actions
         # Without input nothing changed: the last screenshot stays the observation.
         # terminal_obs="skip": a terminal state's value is 0 to every learner, so its pixels
@@ -524,6 +530,12 @@ class FineStateEnv(gym.Env):
         """Screenshots taken for observations so far: an observation taken at the same
         count as the one before shows the same pixels (a step that captured nothing)."""
         return self._captures
+
+    @property
+    def shown_distractors(self) -> tuple[Any, ...]:
+        """A page's distractor states as the screen shows them now (empty for a lone
+        control): what the episode's next gesture starts from."""
+        return tuple(self._distractors)
 
     @property
     def shown_state(self) -> Any:
