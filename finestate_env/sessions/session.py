@@ -230,6 +230,12 @@ class GuiSession:
         return self.result().reward
 
     @property
+    def instance(self) -> Any:
+        """The instance shown (with its boxes as measured): for logs and scripted agents;
+        a model sees only the screen."""
+        return self._instance
+
+    @property
     def done(self) -> bool:
         return self._ended is not None
 
