@@ -98,7 +98,8 @@ def env_id_for(platform: Platform) -> str:
     return env_id
 
 
-def _make_env(platform: Platform, names: list[str], viewport, scene: str):
+def _make_env(platform: Platform, names: list[str], viewport, scene: str,
+              max_actions: int = 1):
     import gymnasium as gym
 
     env_id = env_id_for(platform)
@@ -106,6 +107,8 @@ def _make_env(platform: Platform, names: list[str], viewport, scene: str):
     if viewport is not None:
         options["viewport"] = viewport
     options["scene"] = scene
+    if max_actions > 1:  # goals up to max_actions gestures away, where the type allows
+        options["max_actions"] = max_actions
     return gym.make(env_id, **options).unwrapped
 
 
@@ -120,8 +123,9 @@ class InstanceMaker:
     episode seed)` -> the instance's line (without its trailing newline) and PNG bytes.
     Built where it runs (this process, or a Ray actor), so it holds only what builds it."""
 
-    def __init__(self, platform: Platform, names: list[str], viewport, scene: str) -> None:
-        self._options = (platform, names, viewport, scene)
+    def __init__(self, platform: Platform, names: list[str], viewport, scene: str,
+                 max_actions: int = 1) -> None:
+        self._options = (platform, names, viewport, scene, max_actions)
         self._env = None
 
     def make(self, name: str, episode_seed: int) -> tuple[str, str, bytes]:

@@ -21,6 +21,16 @@ as they are:
   (OpenRLHF's `--data.label_key` names a top-level column and sends its value, which
   must be that text, to the reward server or `reward_func` as it is).
 
+With `max_actions` K above 1 the rows are for multi-turn sessions (finestate_env.sessions,
+docs/agentic-training.md): goals lie up to K gestures away where the type allows (the
+far goals of docs/multi-step.md), the prompt states the gesture, the turn budget and how
+to end (sessions/prompt.py; for TRL the gesture and done tools), and each row carries its
+session task, the JSON text that opens a session on the same screen (the first
+screenshot, pixel for pixel) with K gestures: `task` (a column of its own, which TRL
+hands to the environment's `reset`), `extra_info.task` with `extra_info.max_actions`,
+`extra_info.oracle_actions` (the gestures the oracle takes) and verl's `agent_name`
+("finestate_gui", the registered agent loop), and OpenRLHF's `label` is the task.
+
 `DIR/export.json` says how the files were made. The same arguments write the same
 files, byte for byte.
 """
@@ -39,6 +49,7 @@ from finestate_env.agents.vlm_prompt import (
     known_models,
     known_profile,
     profile_for,
+    session_prompt,
     task_prompt,
 )
 from finestate_env.components.scenes import DEFAULT_SCENE
@@ -62,6 +73,11 @@ IMAGE_PLACEHOLDER = "<image>"
 # The test split's plan is drawn apart from the train split's.
 TEST_PLAN_SALT = 7919
 ROWS_PER_GROUP = 64  # Parquet row group: bounded memory while writing
+# A multi-turn row's session task (finestate_env/sessions/task.py reads it; the layers
+# keep this module below the sessions, so the format is written here by name).
+SESSION_FORMAT = "finestate-session/1"
+# The agent loop verl runs a multi-turn row with (finestate_env/agentic/verl.py).
+VERL_AGENT_NAME = "finestate_gui"
 
 
 @dataclass(frozen=True)
@@ -72,17 +88,21 @@ class ExportResult:
     instances_per_second: float
 
 
-def parquet_schema(trainer: Trainer = "trl"):
+def parquet_schema(trainer: Trainer = "trl", multi_turn: bool = False):
     """The Arrow schema of a row for `trainer`, with the Hugging Face feature types that
-    make `datasets` decode `images` as PIL images."""
+    make `datasets` decode `images` as PIL images; `multi_turn`: with the session task
+    columns (the module docstring)."""
     pa = require("pyarrow", "rewards", "export-rl's Parquet")
 
     message = pa.struct([("role", pa.string()), ("content", pa.string())])
     image = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
-    extra = pa.struct([("index", pa.int64()), ("split", pa.string()), ("id", pa.string()),
-                       ("component", pa.string()), ("family", pa.string()),
-                       ("gesture", pa.string()), ("platform", pa.string()),
-                       ("seed", pa.int64())])
+    extra_fields = [("index", pa.int64()), ("split", pa.string()), ("id", pa.string()),
+                    ("component", pa.string()), ("family", pa.string()),
+                    ("gesture", pa.string()), ("platform", pa.string()), ("seed", pa.int64())]
+    if multi_turn:
+        extra_fields += [("task", pa.string()), ("max_actions", pa.int64()),
+                         ("oracle_actions", pa.int64())]
+    extra = pa.struct(extra_fields)
     features = {
         "data_source": {"dtype": "string", "_type": "Value"},
         "prompt": [{"role": {"dtype": "string", "_type": "Value"},
@@ -90,16 +110,17 @@ def parquet_schema(trainer: Trainer = "trl"):
         "images": [{"_type": "Image"}],
         "reward_model": {"style": {"dtype": "string", "_type": "Value"},
                          "ground_truth": {"dtype": "string", "_type": "Value"}},
-        "extra_info": {name: {"dtype": kind, "_type": "Value"} for name, kind in (
-            ("index", "int64"), ("split", "string"), ("id", "string"),
-            ("component", "string"), ("family", "string"), ("gesture", "string"),
-            ("platform", "string"), ("seed", "int64"))},
+        "extra_info": {name: {"dtype": "int64" if kind == pa.int64() else "string",
+                              "_type": "Value"} for name, kind in extra_fields},
     }
     fields = [("data_source", pa.string()), ("prompt", pa.list_(message)),
               ("images", pa.list_(image)),
               ("reward_model", pa.struct([("style", pa.string()),
                                           ("ground_truth", pa.string())])),
               ("extra_info", extra)]
+    if multi_turn:
+        fields += [("task", pa.string()), ("agent_name", pa.string())]
+        features["task"] = features["agent_name"] = {"dtype": "string", "_type": "Value"}
     if trainer == "openrlhf":
         fields.append(("label", pa.string()))
         features["label"] = {"dtype": "string", "_type": "Value"}
@@ -108,10 +129,15 @@ def parquet_schema(trainer: Trainer = "trl"):
 
 
 def prompt_text(instance: Instance, coords: CoordConvention, frame: tuple[int, int],
-                trainer: Trainer) -> str:
+                trainer: Trainer, max_actions: int = 1) -> str:
     """The user message's text: the task in the profile's convention, over the frame
-    the model sees; for verl and OpenRLHF with the image's placeholder in front."""
-    text = task_prompt(instance.instructions.interact, coords, frame)
+    the model sees (with max_actions above 1, the multi-turn session's first turn); for
+    verl and OpenRLHF with the image's placeholder in front."""
+    if max_actions > 1:
+        text = session_prompt(instance.instructions.interact, coords, frame, max_actions,
+                              tool=trainer == "trl")
+    else:
+        text = task_prompt(instance.instructions.interact, coords, frame)
     return text if trainer == "trl" else IMAGE_PLACEHOLDER + text
 
 
@@ -121,13 +147,15 @@ def export_rl(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: 
               component: str | Iterable[str] | None = None,
               family: str | Iterable[str] | None = None,
               viewport: tuple[int, int] | str | None = None, scene: str = DEFAULT_SCENE,
+              max_actions: int = 1,
               progress: Callable[[int, int], None] | None = None) -> ExportResult:
     """Render `n` training rows (and `test_n` held-out ones) and write them for each of
     `trainers` under `out_dir` (the module docstring).
 
     `model` picks the profile (its coordinate convention, and for Qwen2.5-VL the frame its
     processor resizes to, under `max_pixels` when the trainer sets one); `coords`
-    overrides the convention."""
+    overrides the convention; `max_actions` above 1: rows for multi-turn sessions of that
+    many gestures (the module docstring)."""
     import time
 
     require("pyarrow", "rewards", "export-rl's Parquet")  # before any instance is rendered
@@ -137,6 +165,9 @@ def export_rl(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: 
             raise UsageError(f"unknown trainer {trainer!r}; expected some of {list(TRAINERS)}")
     if test_n < 0:
         raise UsageError(f"test_n must be 0 or more, got {test_n}")
+    if isinstance(max_actions, bool) or not isinstance(max_actions, int) or \
+            not 1 <= max_actions <= 100:
+        raise UsageError(f"max_actions must be a whole number in 1..100, got {max_actions!r}")
     if coords is None and known_profile(model) is None:
         # A guessed convention would train on the wrong frame without a word.
         raise UsageError(f"model {model!r} matches no model profile; known: {known_models()}; "
@@ -149,7 +180,7 @@ def export_rl(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: 
     out = Path(out_dir)
     names = sorted({t for types in splits.values() for t in types},
                    key=list(components.COMPONENTS).index)
-    maker = InstanceMaker(platform, names, viewport, scene)
+    maker = InstanceMaker(platform, names, viewport, scene, max_actions)
     seeds, seen = SeedStream(seed), set()
     files: dict[str, Path] = {}
     frames: set[tuple[int, int]] = set()
@@ -171,7 +202,7 @@ def export_rl(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: 
     try:
         for split, types in splits.items():
             paths = {trainer: out / trainer / f"{split}.parquet" for trainer in trainers}
-            _write_split(paths, rows_of(types), split, profile.coords)
+            _write_split(paths, rows_of(types), split, profile.coords, max_actions)
             files.update({f"{trainer}/{split}": path for trainer, path in paths.items()})
     finally:
         maker.close()
@@ -182,6 +213,7 @@ def export_rl(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: 
                 "frames": sorted(list(f) for f in frames), "max_pixels": max_pixels,
                 "scene": scene, "viewport": viewport, "component": component,
                 "family": family, "rows": rows,
+                **({"max_actions": max_actions} if max_actions > 1 else {}),
                 "files": {key: str(path.relative_to(out)) for key, path in files.items()}}
     write_text(out / "export.json", json.dumps(manifest, indent=2) + "\n")
     return ExportResult(out, files, rows, speed)
@@ -189,12 +221,12 @@ def export_rl(out_dir: str | Path, *, platform: Platform = "web", n: int, seed: 
 
 def _write_split(paths: dict[Trainer, Path], rows: Iterable[tuple[Instance, bytes,
                                                                    tuple[int, int]]],
-                 split: str, coords: CoordConvention) -> None:
+                 split: str, coords: CoordConvention, max_actions: int = 1) -> None:
     """Write one split's rows to each trainer's file, ROWS_PER_GROUP at a time."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    schemas = {trainer: parquet_schema(trainer) for trainer in paths}
+    schemas = {trainer: parquet_schema(trainer, max_actions > 1) for trainer in paths}
     writers = {}
     try:
         for trainer, path in paths.items():
@@ -208,7 +240,8 @@ def _write_split(paths: dict[Trainer, Path], rows: Iterable[tuple[Instance, byte
             if batch and (row is None or len(batch) == ROWS_PER_GROUP):
                 for trainer, writer in writers.items():
                     writer.write_table(pa.Table.from_pylist(
-                        [_row(inst, png, split, index + i, coords, frame, trainer)
+                        [_row(inst, png, split, index + i, coords, frame, trainer,
+                              max_actions)
                          for i, (inst, png, frame) in enumerate(batch)],
                         schema=schemas[trainer]))
                 index += len(batch)
@@ -219,11 +252,12 @@ def _write_split(paths: dict[Trainer, Path], rows: Iterable[tuple[Instance, byte
 
 
 def _row(instance: Instance, png: bytes, split: str, index: int, coords: CoordConvention,
-         frame: tuple[int, int], trainer: Trainer) -> dict:
+         frame: tuple[int, int], trainer: Trainer, max_actions: int = 1) -> dict:
     truth = ground_truth(instance, coords, frame).text()
     row = {
         "data_source": f"finestate/{instance.platform}",
-        "prompt": [{"role": "user", "content": prompt_text(instance, coords, frame, trainer)}],
+        "prompt": [{"role": "user",
+                    "content": prompt_text(instance, coords, frame, trainer, max_actions)}],
         "images": [{"bytes": png, "path": None}],
         "reward_model": {"style": "rule", "ground_truth": truth},
         "extra_info": {"index": index, "split": split, "id": instance.id,
@@ -231,6 +265,20 @@ def _row(instance: Instance, png: bytes, split: str, index: int, coords: CoordCo
                        "gesture": instance.gesture, "platform": instance.platform,
                        "seed": instance.live.seed},
     }
+    if max_actions > 1:
+        task = session_task_text(truth, max_actions)
+        params = instance.live.params
+        row["extra_info"].update(task=task, max_actions=max_actions,
+                                 oracle_actions=components.COMPONENTS[instance.component]
+                                 .oracle_actions(params, instance.current_state,
+                                                 instance.goal_state))
+        row.update(task=task, agent_name=VERL_AGENT_NAME)
     if trainer == "openrlhf":
-        row["label"] = truth
+        row["label"] = row.get("task", truth)
     return row
+
+
+def session_task_text(truth: str, max_actions: int) -> str:
+    """The session task of a row (SessionTask.text()'s form): its ground truth, K gestures."""
+    return json.dumps({"format": SESSION_FORMAT, "ground_truth": json.loads(truth),
+                       "max_actions": max_actions}, separators=(",", ":"))

@@ -190,7 +190,7 @@ class SessionPool:
     def _evict_idle(self) -> bool:
         """Close one idle env of another screen to make room (under the lock); False when
         every env is in use."""
-        for key, envs in self._idle.items():
+        for envs in self._idle.values():
             if envs:
                 env = envs.pop()
                 self._envs -= 1

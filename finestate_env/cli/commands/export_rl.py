@@ -42,6 +42,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--family", type=options.split, default=None,
                         help="comma-separated families (default: all, paper shares)")
     parser.add_argument("--viewport", default=None, help="WIDTHxHEIGHT (default: the env's)")
+    parser.add_argument("--max-actions", type=options.whole_number, default=1,
+                        help="K above 1: rows for multi-turn sessions of K gestures, goals up "
+                             "to K gestures away, each row's session task in `task` "
+                             "(docs/agentic-training.md; default: 1, single-turn rows)")
     options.add_scene_option(parser)
     parser.set_defaults(run=run)
     return parser
@@ -63,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
                        test_n=args.test_n, model=args.model, coords=args.coords,
                        max_pixels=args.max_pixels, trainers=args.trainer or TRAINERS,
                        component=args.component, family=args.family, viewport=args.viewport,
-                       scene=args.scene)
+                       scene=args.scene, max_actions=args.max_actions)
     rows = ", ".join(f"{count} {split}" for split, count in result.rows.items())
     files = ", ".join(str(path) for path in result.files.values())
     print(f"wrote {rows} {args.platform} rows: {files} · "
