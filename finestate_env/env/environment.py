@@ -218,7 +218,7 @@ class FineStateEnv(gym.Env):
         self.platform = platform
         self.theme = theme
         self.components = components.resolve(component, family)
-        self.viewport = _resolve_viewport(platform, viewport)
+        self.viewport = resolve_viewport(platform, viewport)
         self.coord_mode = coord_mode
         self.render_mode = render_mode
         self.action_space = action_space(self.viewport, coord_mode)
@@ -685,7 +685,7 @@ def _capture_scale(scale: Any) -> float | None:
     return float(scale)
 
 
-def _resolve_viewport(platform: str, viewport: tuple[int, int] | str | None) -> tuple[int, int]:
+def resolve_viewport(platform: str, viewport: tuple[int, int] | str | None) -> tuple[int, int]:
     """The screenshot's (width, height) for `viewport` as given (None: the platform's
     default). 320 px: the smallest side on which every control fits whole (a month grid
     needs ~300 px); phones are 360 px wide and more."""

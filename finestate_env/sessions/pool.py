@@ -31,7 +31,7 @@ import time
 from typing import Any
 
 from finestate_env.core.errors import UsageError
-from finestate_env.env.environment import FineStateEnv
+from finestate_env.env.environment import FineStateEnv, resolve_viewport
 from finestate_env.env.vector import browser_kwargs, default_browsers
 from finestate_env.sessions.session import GuiSession, Screen, SessionResult, Turn
 from finestate_env.sessions.task import SessionTask
@@ -251,8 +251,6 @@ def _env_key(task: SessionTask) -> tuple:
         size = truth.instance.size
         return (truth.instance.platform, size.width, size.height, task.max_actions,
                 stop_at_goal, None, None)
-    from finestate_env.env.environment import _resolve_viewport
-
     platform = task.platform or "web"
-    width, height = _resolve_viewport(platform, None)
+    width, height = resolve_viewport(platform, None)
     return (platform, width, height, task.max_actions, stop_at_goal, task.scene, task.level)

@@ -179,7 +179,7 @@ class GuiSession:
         with self._use():
             self._check_open()
             try:
-                action: Any = {"p0": self._to_pixels(p0), "p1": self._to_pixels(p1)}
+                action: Any = {"p0": self.to_pixels(p0), "p1": self.to_pixels(p1)}
             except (TypeError, ValueError, IndexError, OverflowError) as exc:
                 action = ParsedAction(None, None, f"points must be two numbers each: {exc}")
             return self._step(action)
@@ -197,8 +197,8 @@ class GuiSession:
             error = unreadable if parsed is None else parsed.error
             if error is not None:
                 return self._step(ParsedAction(None, None, f"no gesture read: {error}"))
-            return self._step({"p0": self._to_pixels(parsed.p0),
-                               "p1": self._to_pixels(parsed.p1)})
+            return self._step({"p0": self.to_pixels(parsed.p0),
+                               "p1": self.to_pixels(parsed.p1)})
 
     def finish(self) -> SessionResult:
         """The agent is done: the episode ends here (if it had not) and is judged."""
@@ -334,7 +334,8 @@ class GuiSession:
             if was != now)
         return at_goal, changed
 
-    def _to_pixels(self, point: Any) -> list[float]:
+    def to_pixels(self, point: Any) -> list[float]:
+        """A point in the task's convention, in screenshot pixels."""
         x, y = (float(v) for v in point)
         if self.coords == "pixel":
             (fw, fh), (w, h) = self.frame, self.size

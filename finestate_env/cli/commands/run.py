@@ -31,7 +31,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--max-actions", type=int, default=1, metavar="K",
                         help="gestures per episode (default 1, the FineState protocol); with "
                              "K > 1 the agent acts again on each new screenshot until the goal "
-                             "is reached or K gestures are used")
+                             "is reached or K gestures are used; --agent openai then plays "
+                             "multi-turn sessions as the agentic trainers do (a chat, one "
+                             "gesture a turn, the model says done; docs/agentic-training.md)")
     options.add_live_env_options(parser)
     parser.add_argument("--family", type=options.split, default=None,
                         help="comma-separated families (default: all)")
@@ -53,6 +55,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.episodes < 1:
         raise UsageError("--episodes must be at least 1")
+    if args.agent == "openai" and args.max_actions > 1:  # a chat, turn by turn
+        from finestate_env.cli.commands.run_sessions import run_sessions
+
+        return run_sessions(args)
     if args.vda != "none" and args.agent != "openai":
         raise UsageError(f"--vda {args.vda} hints a VLM: it needs --agent openai")
     if args.report and not args.out:
