@@ -123,6 +123,9 @@ bench: install
 	# The file commands stream (#49): each one's peak RSS over 100,000 lines (import, score,
 	# export; replay and audit with 2 live instances among them), under 300 MB. About 2 min.
 	$(PY) -m benchmarks.stream_bench --lines 100000 --out bench-stream.json
+	# Multi-turn sessions (#41): turns/s, CPU per turn, latency and memory per session at
+	# 1, 8 and 32 sessions open, beside the Gymnasium env's step. About a minute.
+	$(PY) -m benchmarks.session_bench --sessions 1,8,32 --seconds 10 --out bench-sessions.json
 	# Every figure beside its target, from the files above (bench-summary.json).
 	$(PY) -m benchmarks.bench_summary
 

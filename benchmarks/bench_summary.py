@@ -230,6 +230,25 @@ def figures(folder: Path) -> tuple[list[dict], list[str]]:
                 " MB")
 
     section("bench-stream.json", streams)
+
+    def sessions(report: dict) -> None:
+        gym_step = report["gym_step"]
+        add("Gymnasium env step beside the sessions (steps/s)", gym_step["steps_per_s"])
+        targets = report["targets"]
+        for row in report["rows"]:
+            n = row["sessions"]
+            add(f"multi-turn sessions, {n} open (turns/s)", row["turns_per_s"],
+                targets["turns_per_s"] if n == targets["sessions_open"] else None)
+            add(f"  CPU per turn at {n} sessions (ms)", row["cpu_ms_per_turn"],
+                targets["cpu_ms_per_turn"], better="lower")
+            add(f"  turn latency p50 / p99 at {n} sessions (ms)", row["latency_p50_ms"],
+                unit=f"/ {row['latency_p99_ms']}")
+            if "pss_per_extra_session_mib" in row:
+                add(f"  memory per extra session at {n} (MiB PSS)",
+                    row["pss_per_extra_session_mib"], targets["pss_per_extra_session_mib"],
+                    better="lower")
+
+    section("bench-sessions.json", sessions)
     return rows, missing
 
 
