@@ -197,6 +197,19 @@ $(TRAIN_STAMP): pyproject.toml
 	$(TRAIN_VENV)/bin/python -m pip install -q pylatexenc aiohttp
 	touch $(TRAIN_STAMP)
 
+# verifiers 0.4 (Prime Intellect) in the trainers' venv too (none of its pins conflicts with
+# theirs), with uv, which runs the chat program of its null harness, and the env package its
+# loader imports for the taskset id finestate-verifiers (examples/agentic/finestate_verifiers):
+# tests/examples/test_agentic_verifiers.py runs them.
+VERIFIERS ?= 0.4.0
+VERIFIERS_STAMP := $(TRAIN_VENV)/.verifiers-installed
+install-train: $(VERIFIERS_STAMP)
+
+$(VERIFIERS_STAMP): $(TRAIN_STAMP) examples/agentic/finestate_verifiers/pyproject.toml
+	$(TRAIN_VENV)/bin/python -m pip install -q 'verifiers==$(VERIFIERS)' uv
+	$(TRAIN_VENV)/bin/python -m pip install -q --no-deps -e examples/agentic/finestate_verifiers
+	touch $(VERIFIERS_STAMP)
+
 clean:
 	rm -rf $(VENV) $(TRAIN_VENV) .pytest_cache .ruff_cache build dist *.egg-info
 
