@@ -194,7 +194,7 @@ $(TRAIN_STAMP): pyproject.toml
 	$(TRAIN_VENV)/bin/python -m pip install -q 'torch==$(TORCH)'
 	$(TRAIN_VENV)/bin/python -m pip install -q -e '.[test,rewards,trl,verl]'
 	$(TRAIN_VENV)/bin/python -m pip install -q --no-deps 'openrlhf==$(OPENRLHF)'
-	$(TRAIN_VENV)/bin/python -m pip install -q pylatexenc aiohttp
+	$(TRAIN_VENV)/bin/python -m pip install -q pylatexenc aiohttp jmespath
 	touch $(TRAIN_STAMP)
 
 # verifiers 0.4 (Prime Intellect) in the trainers' venv too (none of its pins conflicts with

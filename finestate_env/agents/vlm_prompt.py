@@ -72,6 +72,17 @@ PROFILES: tuple[ModelProfile, ...] = (
                  names="os-atlas, uground, cogagent, seeclick"),
     ModelProfile(r"showui", "normalized", "ShowUI answers in [0, 1]", names="showui"),
     ModelProfile(r"gemini", "1000", "Gemini grounds on a 0-1000 grid", names="gemini"),
+    # qwen3.5, qwen3_5, qwen3.6 (natively multimodal, no "vl"); not qwen3-8b, a text model.
+    ModelProfile(r"qwen3[._]?[5-9](?!\d)", "1000",
+                 "Qwen3.5 and later ground on Qwen3-VL's 0-1000 grid: \"relative coordinates "
+                 "normalized to [0, 1000]\" (the Qwen team, "
+                 "github.com/QwenLM/Qwen3.8-Flash-Next/issues/4)",
+                 names="qwen3.5, qwen3.6"),
+    # Before the pixel catch-all, which keeps Gemma 3 and earlier.
+    ModelProfile(r"gemma[-_ ]?4(?!\d)", "1000",
+                 "Gemma 4's boxes \"refer to an image size of 1000x1000, relative to the input "
+                 "dimensions\" (huggingface.co/blog/gemma4; its box_2d lists y before x, the "
+                 "gesture names x and y)", names="gemma-4"),
     ModelProfile(r"gpt|^o\d|claude|llava|internvl|pixtral|llama|gemma|molmo|minicpm", "pixel",
                  "asked for pixels of the stated image size",
                  names="gpt, o1/o3/..., claude, llava, internvl, pixtral, llama, gemma, molmo, "

@@ -27,7 +27,7 @@ from finestate_env.agents.answers import parse_detection, parse_points
 from finestate_env.agents.vda import format_coord
 from finestate_env.agents.vlm_agent import VLMAgent
 from finestate_env.agents.vlm_client import ChatClient, ResponseCache
-from finestate_env.agents.vlm_prompt import profile_for
+from finestate_env.agents.vlm_prompt import known_models, known_profile, profile_for
 from finestate_env.core import scoring
 from finestate_env.core.coords import box_center
 from finestate_env.core.schema import Instance
@@ -144,6 +144,30 @@ def test_profiles_name_the_convention():
     assert profile_for("bytedance/UI-TARS-1.5-7B").coords == "1000"
     assert profile_for("showlab/ShowUI-2B").coords == "normalized"
     assert profile_for("gpt-4o", coords="1000").coords == "1000"
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("model,names", [
+    ("Qwen/Qwen3.5-9B", "qwen3.5, qwen3.6"), ("Qwen/Qwen3.5-397B-A17B", "qwen3.5, qwen3.6"),
+    ("qwen3_5_nothink", "qwen3.5, qwen3.6"), ("Qwen/Qwen3.6-35B-A3B", "qwen3.5, qwen3.6"),
+    ("google/gemma-4-E4B-it", "gemma-4"), ("google/gemma-4-31B-it", "gemma-4"),
+    ("gemma4", "gemma-4")])
+def test_the_tool_calling_vlms_ground_on_the_1000_grid(model, names):
+    # TRL's multi-turn tools take Qwen3-VL, Qwen3.5/3.6 and Gemma 4 (agentic/trl.py)
+    profile = known_profile(model)
+    assert profile is not None and (profile.coords, profile.names) == ("1000", names)
+    assert profile.answer_frame((1280, 720)) == (1280, 720)  # no processor frame on a grid
+    assert "1000" in profile.why
+
+
+@pytest.mark.fast
+def test_the_new_profiles_leave_their_neighbours_alone():
+    assert profile_for("Qwen/Qwen3-VL-4B-Instruct").names == "qwen3-vl"
+    assert known_profile("Qwen/Qwen3-8B") is None  # a text model, not Qwen3.5's "3.5"
+    assert profile_for("google/gemma-3-4b-it").coords == "pixel"  # Gemma 3: the catch-all
+    assert profile_for("google/gemini-2.5-pro").coords == "1000"
+    assert profile_for("Qwen/Qwen2.5-VL-7B-Instruct").coords == "pixel"
+    assert "qwen3.5, qwen3.6 (1000); gemma-4 (1000)" in known_models()
 
 
 # -- the client: retries, cache, usage, the key -------------------------------------------
