@@ -254,8 +254,8 @@ def smoke() -> dict:
     from PIL import Image
 
     from finestate_env.agentic import openrlhf as adapter
+    from finestate_env.agents.vlm_prompt import turn_prompt
     from finestate_env.rewards.export import export_rl
-    from finestate_env.sessions.prompt import turn_prompt
 
     openrlhf_code = openrlhf_engine_code()
     with tempfile.TemporaryDirectory(prefix="finestate-openrlhf-agentic-") as tmp:
@@ -276,7 +276,7 @@ def smoke() -> dict:
     prompt_ids, _, _ = process_prompt_with_images(processor, prompt, images)
 
     executor = openrlhf_code["load"](str(AGENT_FILE))  # OpenRLHF's loader on our file
-    pool = adapter.shared_pool(executor.config)
+    pool = adapter.config_pool(executor.config)
     summary: dict[str, Any] = {
         "library": "openrlhf", "version": importlib.metadata.version("openrlhf"),
         "oracle_actions": row["extra_info"]["oracle_actions"],
@@ -354,8 +354,8 @@ def unjudged_case(openrlhf_code: dict, adapter: Any, processor: Any) -> dict:
     from openrlhf.datasets.prompts_dataset import preprocess_data
     from openrlhf.utils.vlm_utils import process_prompt_with_images
 
+    from finestate_env.agents.vlm_prompt import session_prompt
     from finestate_env.sessions import SessionPool, SessionTask
-    from finestate_env.sessions.prompt import session_prompt
 
     class CrashingPool(SessionPool):
         """Its first `crashes` sessions crash at their first gesture, past recovery."""

@@ -44,7 +44,8 @@ import torch
 from transformers import TrainerCallback
 from trl import GRPOConfig, GRPOTrainer
 
-from finestate_env.agentic.trl import close_pools, finestate_trl_env
+from finestate_env.agentic.trl import finestate_trl_env
+from finestate_env.sessions import close_shared_pools
 
 SMOKE_COMPONENTS = (("slider", 3), ("checkbox", 1))  # a drag and a tap, with their seeds
 SMOKE_MAX_SIDE = 256  # 256x144 screenshots: 32 image tokens each for Qwen3-VL
@@ -107,7 +108,7 @@ def train(args: argparse.Namespace) -> None:
                                               max_sessions=config.generation_batch_size))
     trainer.train()
     trainer.save_model(args.output_dir)
-    close_pools()
+    close_shared_pools()
 
 
 # -- the smoke -----------------------------------------------------------------------
@@ -151,7 +152,7 @@ def smoke() -> None:
         with patch.object(trainer.model, "generate", side_effect=script.generate):
             trainer.train()
         phase("grpo")
-    close_pools()
+    close_shared_pools()
     image_processor = processor.image_processor
     logged = [{key: value for key, value in entry.items()
                if key.startswith(("rewards/", "tools/")) or key in ("step", "reward")}

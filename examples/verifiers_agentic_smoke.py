@@ -60,7 +60,10 @@ def smoke() -> dict:
     os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
     from finestate_env.agentic import verifiers as adapter
 
-    pool = adapter.session_pool(8, 600.0)
+    # The pool the env's rollouts use: the process's shared pool for the env config's
+    # default settings (vf-eval is run with them).
+    fields = adapter.FineStateEnvConfig.model_fields
+    pool = adapter.shared_pool(fields["max_sessions"].default, fields["idle_timeout_s"].default)
     tasks = live_tasks(pool)
     work = Path(tempfile.mkdtemp(prefix="finestate-verifiers-smoke-"))
     path = write_rows(work / "tasks.parquet", tasks)

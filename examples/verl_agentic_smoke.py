@@ -138,9 +138,9 @@ def gesture(session, form: str) -> str:
 def make_rows(pool) -> tuple[list[dict], dict[int, list[str]], list[str]]:
     """The two rows (module docstring), each sample's script, and the texts the tiny
     tokenizer is trained on."""
+    from finestate_env.agents.vlm_prompt import session_prompt, turn_prompt
     from finestate_env.rewards import ground_truth
     from finestate_env.sessions import SessionTask
-    from finestate_env.sessions.prompt import session_prompt, turn_prompt
 
     rows, scripts, texts = [], {}, [turn_prompt(""), SYSTEM, "done", MISS]
     for index, (component, seed, bare) in enumerate((("slider", 3, False),
@@ -361,7 +361,8 @@ def smoke() -> None:
     import finestate_env.agentic.verl as finestate_verl
 
     started = time.perf_counter()
-    pool = finestate_verl.session_pool()  # the loops' own pool: the rows' renders warm it
+    # the loops' own pool: the rows' renders warm it
+    pool = finestate_verl.shared_pool(idle_timeout_s=finestate_verl.DEFAULT_IDLE_TIMEOUT_S)
     with tempfile.TemporaryDirectory(prefix="finestate-verl-agentic-") as tmp:
         tmp = Path(tmp)
         rows_path = tmp / "train.parquet"

@@ -39,11 +39,9 @@ same keys in every sample, as OpenRLHF's batching needs: EXTRA_LOGS.
 from __future__ import annotations
 
 import asyncio
-import atexit
 import contextvars
 import logging
 import os
-import threading
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
@@ -51,8 +49,8 @@ import numpy as np
 import torch
 from openrlhf.utils.agent import AgentInstanceBase, MultiTurnAgentExecutor
 
-from finestate_env.sessions import AsyncSession, Screen, SessionPool, SessionResult
-from finestate_env.sessions.prompt import says_done, turn_prompt
+from finestate_env.agents.vlm_prompt import says_done, turn_prompt
+from finestate_env.sessions import AsyncSession, Screen, SessionPool, SessionResult, shared_pool
 
 logger = logging.getLogger(__name__)
 
@@ -191,21 +189,9 @@ def _after_reply(processor: Any, images: list[dict]) -> tuple[str, str]:
     return start, end
 
 
-# -- the process's sessions -----------------------------------------------------------
-_POOL: SessionPool | None = None
-_POOL_LOCK = threading.Lock()
-
-
-def shared_pool(config: OpenRLHFConfig) -> SessionPool:
-    """The process's SessionPool (one per engine actor), made on first use from `config`
-    and closed when the process exits."""
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = SessionPool(max_sessions=config.max_sessions,
-                                idle_timeout_s=config.idle_timeout_s, backend=config.backend)
-            atexit.register(_POOL.close)
-        return _POOL
+def config_pool(config: OpenRLHFConfig) -> SessionPool:
+    """The process's SessionPool (one per engine actor) for `config`'s settings."""
+    return shared_pool(config.max_sessions, config.idle_timeout_s, backend=config.backend)
 
 
 @dataclass
@@ -327,7 +313,7 @@ class FineStateAgentExecutor(MultiTurnAgentExecutor):
     @property
     def pool(self) -> SessionPool:
         if self._pool is None:
-            self._pool = shared_pool(self.config)
+            self._pool = config_pool(self.config)
         return self._pool
 
     async def execute(self, prompt, label, sampling_params, max_length: int, hf_tokenizer,
@@ -429,4 +415,4 @@ def _without_end(reply: str, episode: _Episode) -> str:
 
 __all__ = ["EXTRA_LOGS", "QWEN_IMAGE_PLACEHOLDER", "FeedbackTurn", "FineStateAgentExecutor",
            "FineStateAgentInstance", "FirstScreenMismatch", "OpenRLHFConfig", "UnjudgedEpisode",
-           "check_first_screen", "extra_logs", "shared_pool"]
+           "check_first_screen", "config_pool", "extra_logs"]

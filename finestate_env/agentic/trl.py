@@ -43,22 +43,20 @@ which the first turn states. `model=` makes `reset` refuse a task whose conventi
 the model's profile. The tool takes whole numbers (its schema says "integer", as these
 models answer on a grid), so a "normalized" task is refused.
 
-Sessions come from one SessionPool per process and option set, opened on first use and
-closed at exit (`close_pools()` closes them earlier). `max_sessions` must cover the
-rollouts of one generation batch on this process (each instance holds one session).
+Sessions come from the process's shared pool for the option set (sessions/pool.py
+`shared_pool`), opened on first use and closed at exit (`close_shared_pools()` closes them
+earlier). `max_sessions` must cover the rollouts of one generation batch on this process
+(each instance holds one session).
 """
 
 from __future__ import annotations
 
-import atexit
-import threading
 from typing import Any
 
-from finestate_env.agents.vlm_prompt import profile_for
+from finestate_env.agents.vlm_prompt import profile_for, session_prompt, turn_prompt
 from finestate_env.core.errors import UsageError
-from finestate_env.sessions import GuiSession, SessionPool, SessionResult, Turn
+from finestate_env.sessions import GuiSession, SessionResult, Turn, shared_pool
 from finestate_env.sessions.pool import DEFAULT_IDLE_TIMEOUT_S, DEFAULT_MAX_SESSIONS
-from finestate_env.sessions.prompt import session_prompt, turn_prompt
 from finestate_env.sessions.session import SessionError
 
 # TRL's examples resize screenshots to 512 or 256 px: every turn's image tokens count
@@ -88,7 +86,7 @@ class FineStateTRLEnv:
         """Open a session of the row's task and return its first screen and the task's
         text; None when the row shows them itself (export-rl's multi-turn rows)."""
         self._close_session()
-        session = _shared_pool(self.max_sessions, self.idle_timeout_s,
+        session = shared_pool(self.max_sessions, self.idle_timeout_s,
                                self.backend).open(_task_of(row))
         try:
             self._check_convention(session.coords)
@@ -191,35 +189,6 @@ def finestate_trl_env(*, max_side: int | None = DEFAULT_MAX_SIDE,
         "__doc__": FineStateTRLEnv.__doc__, "max_side": max_side,
         "max_sessions": max_sessions, "idle_timeout_s": idle_timeout_s,
         "backend": backend, "model": model})
-
-
-def close_pools() -> None:
-    """Close every session and browser the TRL environments opened in this process."""
-    with _POOLS_LOCK:
-        pools = list(_POOLS.values())
-        _POOLS.clear()
-    for pool in pools:
-        pool.close()
-
-
-# -- the process's pools ----------------------------------------------------------------
-_POOLS: dict[tuple, SessionPool] = {}
-_POOLS_LOCK = threading.Lock()
-
-
-def _shared_pool(max_sessions: int, idle_timeout_s: float | None,
-                 backend: str | None) -> SessionPool:
-    """The process's pool for these options, made on first use (TRL makes environment
-    instances as batches need them; they share the browsers)."""
-    key = (max_sessions, idle_timeout_s, backend)
-    with _POOLS_LOCK:
-        pool = _POOLS.get(key)
-        if pool is None:
-            if not _POOLS:
-                atexit.register(close_pools)
-            pool = _POOLS[key] = SessionPool(max_sessions=max_sessions,
-                                             idle_timeout_s=idle_timeout_s, backend=backend)
-        return pool
 
 
 def _task_of(row: dict[str, Any]) -> Any:

@@ -34,7 +34,6 @@ is this process's.
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -43,10 +42,17 @@ import verifiers.v1 as vf
 from pydantic import Field
 from verifiers.v1.harnesses.null import NullHarnessConfig
 
+from finestate_env.agents.vlm_prompt import says_done, session_prompt, turn_prompt
 from finestate_env.core.files import bounded_lines, json_object, open_regular
 from finestate_env.core.schema import CoordConvention
-from finestate_env.sessions import AsyncSession, PoolFull, Screen, SessionPool, SessionResult
-from finestate_env.sessions.prompt import says_done, session_prompt, turn_prompt
+from finestate_env.sessions import (
+    AsyncSession,
+    PoolFull,
+    Screen,
+    SessionResult,
+    close_shared_pools,
+    shared_pool,
+)
 from finestate_env.sessions.task import (
     DEFAULT_MAX_ACTIONS,
     FORMAT,
@@ -199,10 +205,10 @@ class FineStateEnv(vf.Env[FineStateEnvConfig]):
             await asyncio.shield(session.close())
 
     async def stop(self) -> None:
-        await asyncio.to_thread(close_session_pool)
+        await asyncio.to_thread(close_shared_pools)
 
     async def _open(self, session_task: str) -> AsyncSession:
-        pool = session_pool(self.config.max_sessions, self.config.idle_timeout_s)
+        pool = shared_pool(self.config.max_sessions, self.config.idle_timeout_s)
         while True:
             try:
                 return await pool.aopen(session_task)
@@ -246,27 +252,3 @@ def record(trace: vf.Trace, result: SessionResult) -> None:
     trace.info["session_ended"] = result.ended
     if result.unjudged is not None:
         trace.info["unjudged"] = result.unjudged
-
-
-# -- the process's sessions -------------------------------------------------------------
-
-_pool: SessionPool | None = None
-_pool_lock = threading.Lock()
-
-
-def session_pool(max_sessions: int, idle_timeout_s: float) -> SessionPool:
-    """The sessions of this process, made on first use (later settings are the first's)."""
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = SessionPool(max_sessions=max_sessions, idle_timeout_s=idle_timeout_s)
-        return _pool
-
-
-def close_session_pool() -> None:
-    """Close every session and browser of the process (the env stops serving)."""
-    global _pool
-    with _pool_lock:
-        pool, _pool = _pool, None
-    if pool is not None:
-        pool.close()

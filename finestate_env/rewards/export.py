@@ -24,7 +24,7 @@ as they are:
 With `max_actions` K above 1 the rows are for multi-turn sessions (finestate_env.sessions,
 docs/agentic-training.md): goals lie up to K gestures away where the type allows (the
 far goals of docs/multi-step.md), the prompt states the gesture, the turn budget and how
-to end (sessions/prompt.py; for TRL the gesture and done tools), and each row carries its
+to end (agents/vlm_prompt.py; for TRL the gesture and done tools), and each row carries its
 session task, the JSON text that opens a session on the same screen (the first
 screenshot, pixel for pixel) with K gestures: `task` (a column of its own, which TRL
 hands to the environment's `reset`), `extra_info.task` with `extra_info.max_actions`,

@@ -8,7 +8,13 @@
   over browsers; `AsyncSession` for trainers on an event loop.
 """
 
-from finestate_env.sessions.pool import AsyncSession, PoolFull, SessionPool
+from finestate_env.sessions.pool import (
+    AsyncSession,
+    PoolFull,
+    SessionPool,
+    close_shared_pools,
+    shared_pool,
+)
 from finestate_env.sessions.session import (
     GuiSession,
     Screen,
@@ -20,4 +26,5 @@ from finestate_env.sessions.session import (
 from finestate_env.sessions.task import BadTask, SessionTask
 
 __all__ = ["AsyncSession", "BadTask", "GuiSession", "PoolFull", "Screen", "SessionEnded",
-           "SessionError", "SessionPool", "SessionResult", "SessionTask", "Turn"]
+           "SessionError", "SessionPool", "SessionResult", "SessionTask", "Turn",
+           "close_shared_pools", "shared_pool"]

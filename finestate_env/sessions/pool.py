@@ -25,7 +25,9 @@ verifiers).
 from __future__ import annotations
 
 import asyncio
+import atexit
 import itertools
+import os
 import threading
 import time
 from typing import Any
@@ -254,3 +256,43 @@ def _env_key(task: SessionTask) -> tuple:
     platform = task.platform or "web"
     width, height = resolve_viewport(platform, None)
     return (platform, width, height, task.max_actions, stop_at_goal, task.scene, task.level)
+
+
+# -- the process's pools: one per settings, shared by a trainer's adapter instances -------
+MAX_SESSIONS_VAR = "FINESTATE_MAX_SESSIONS"
+_SHARED: dict[tuple, SessionPool] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_pool(max_sessions: int | None = None,
+                idle_timeout_s: float | None = DEFAULT_IDLE_TIMEOUT_S,
+                browsers: int | None = None, backend: str | None = None) -> SessionPool:
+    """The process's SessionPool for these settings, made on first use and closed when the
+    process exits: a trainer makes its environment instances, agent loops or agent
+    instances as batches need them, and they all share one pool's browsers.
+    `max_sessions`: else the FINESTATE_MAX_SESSIONS variable, else 64."""
+    if max_sessions is None:
+        given = os.environ.get(MAX_SESSIONS_VAR)
+        try:
+            max_sessions = int(given) if given else DEFAULT_MAX_SESSIONS
+        except ValueError:
+            raise UsageError(f"{MAX_SESSIONS_VAR}={given!r} is not a whole number") from None
+    key = (max_sessions, idle_timeout_s, browsers, backend)
+    with _SHARED_LOCK:
+        pool = _SHARED.get(key)
+        if pool is None:
+            if not _SHARED:
+                atexit.register(close_shared_pools)
+            pool = _SHARED[key] = SessionPool(max_sessions=max_sessions,
+                                              idle_timeout_s=idle_timeout_s,
+                                              browsers=browsers, backend=backend)
+        return pool
+
+
+def close_shared_pools() -> None:
+    """Close every shared pool of the process (their sessions and browsers)."""
+    with _SHARED_LOCK:
+        pools = list(_SHARED.values())
+        _SHARED.clear()
+    for pool in pools:
+        pool.close()

@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 TRAIN_PYTHON = Path(os.environ.get("FINESTATE_TRAIN_PYTHON",
                                    ROOT / ".venv-train" / "bin" / "python"))
-TURN_TEXT = "The screen after your gesture."  # sessions/prompt.py turn_prompt("")
+TURN_TEXT = "The screen after your gesture."  # agents/vlm_prompt.py turn_prompt("")
 QWEN_TURN = ("\n<|im_start|>user\n<|vision_start|><|image_pad|><|vision_end|>" + TURN_TEXT
              + "<|im_end|>\n<|im_start|>assistant\n")
 

@@ -18,12 +18,12 @@ import pytest
 from PIL import Image
 
 import finestate_env  # noqa: F401 (registers the ids)
-from finestate_env.agentic.trl import FineStateTRLEnv, close_pools, finestate_trl_env
+from finestate_env.agentic.trl import FineStateTRLEnv, finestate_trl_env
+from finestate_env.agents.vlm_prompt import session_prompt
 from finestate_env.core.coords import box_center
 from finestate_env.core.errors import UsageError
 from finestate_env.rewards import ground_truth
-from finestate_env.sessions import SessionTask
-from finestate_env.sessions.prompt import session_prompt
+from finestate_env.sessions import SessionTask, close_shared_pools
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAIN_PYTHON = Path(os.environ.get("FINESTATE_TRAIN_PYTHON",
@@ -58,7 +58,7 @@ def truth():
     with gym.make("FineState-Web-v0", component="slider", scene="control") as env:
         env.reset(seed=3)
         yield ground_truth(env.unwrapped.instance, "1000")
-    close_pools()
+    close_shared_pools()
 
 
 def right_gesture(truth) -> dict[str, int]:
