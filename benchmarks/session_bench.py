@@ -90,7 +90,8 @@ def bench_sessions(n: int, seconds: float) -> dict:
 
 def bench_gym_step(seconds: float) -> dict:
     """One env, the same instances, one gesture a step: the Gymnasium baseline."""
-    env = gym.make("FineState-Web-v0", component=COMPONENT, max_actions=MAX_ACTIONS).unwrapped
+    env = gym.make("FineState-Web-v0", component=COMPONENT, max_actions=MAX_ACTIONS,
+                   stop_at_goal=False).unwrapped
     try:
         _, info = env.reset(seed=0)
         boxes = info["boxes"]["current"]
