@@ -9,17 +9,12 @@ checks are here."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
+import train_venv
 
 ROOT = Path(__file__).resolve().parents[2]
-TRAIN_PYTHON = Path(os.environ.get("FINESTATE_TRAIN_PYTHON",
-                                   ROOT / ".venv-train" / "bin" / "python"))
 TURN_TEXT = "The screen after your gesture."  # agents/vlm_prompt.py turn_prompt("")
 QWEN_TURN = ("\n<|im_start|>user\n<|vision_start|><|image_pad|><|vision_end|>" + TURN_TEXT
              + "<|im_end|>\n<|im_start|>assistant\n")
@@ -27,19 +22,8 @@ QWEN_TURN = ("\n<|im_start|>user\n<|vision_start|><|image_pad|><|vision_end|>" +
 
 @pytest.fixture(scope="module")
 def smoke() -> tuple[dict, float]:
-    if not TRAIN_PYTHON.exists():
-        pytest.fail(f"no trainers' venv at {TRAIN_PYTHON}: run `make install-train` (or set "
-                    "FINESTATE_TRAIN_PYTHON to a python with openrlhf and transformers)")
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1",
-           "TOKENIZERS_PARALLELISM": "false"}
-    env.pop("FINESTATE_OPENRLHF_MAX_SESSIONS", None)
-    started = time.monotonic()
-    result = subprocess.run([str(TRAIN_PYTHON), str(ROOT / "examples" /
-                                                   "openrlhf_agentic_smoke.py"), "--smoke"],
-                            capture_output=True, text=True, timeout=300, env=env, cwd=ROOT)
-    elapsed = time.monotonic() - started
-    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
-    return json.loads(result.stdout.strip().splitlines()[-1]), elapsed
+    return train_venv.smoke("openrlhf_agentic_smoke.py",
+                            unset=("FINESTATE_OPENRLHF_MAX_SESSIONS",))
 
 
 def test_openrlhf_loads_our_agent_file_as_its_multi_turn_executor(smoke):

@@ -6,15 +6,12 @@ Qwen3-VL, scripted tool calls), its JSON summary checked here."""
 from __future__ import annotations
 
 import inspect
-import json
-import os
-import subprocess
-import time
 from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 import pytest
+import train_venv
 from PIL import Image
 
 import finestate_env  # noqa: F401 (registers the ids)
@@ -26,8 +23,6 @@ from finestate_env.rewards import ground_truth
 from finestate_env.sessions import SessionTask, close_shared_pools
 
 ROOT = Path(__file__).resolve().parents[2]
-TRAIN_PYTHON = Path(os.environ.get("FINESTATE_TRAIN_PYTHON",
-                                   ROOT / ".venv-train" / "bin" / "python"))
 MISS = {"x0": 4, "y0": 4, "x1": 4, "y1": 4}  # a click in the page's corner: on no control
 
 
@@ -149,18 +144,7 @@ def test_a_task_in_another_convention_is_refused(truth):
 # -- TRL's own trainer ----------------------------------------------------------------------
 
 def _smoke() -> tuple[dict, float]:
-    if not TRAIN_PYTHON.exists():
-        pytest.fail(f"no trainers' venv at {TRAIN_PYTHON}: run `make install-train` (or set "
-                    "FINESTATE_TRAIN_PYTHON to a python with trl)")
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1",
-           "TOKENIZERS_PARALLELISM": "false"}
-    started = time.monotonic()
-    result = subprocess.run([str(TRAIN_PYTHON), str(ROOT / "examples" / "trl_agentic.py"),
-                             "--smoke"], capture_output=True, text=True, timeout=300,
-                            env=env, cwd=ROOT)
-    elapsed = time.monotonic() - started
-    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
-    return json.loads(result.stdout.strip().splitlines()[-1]), elapsed
+    return train_venv.smoke("trl_agentic.py")
 
 
 def test_grpo_trainer_runs_live_episodes_through_its_tool_loop():

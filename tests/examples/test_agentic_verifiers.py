@@ -6,18 +6,13 @@ on loopback, and its JSON summary is checked here."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
+import train_venv
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "examples" / "verifiers_agentic_smoke.py"
-TRAIN_PYTHON = Path(os.environ.get("FINESTATE_TRAIN_PYTHON",
-                                   ROOT / ".venv-train" / "bin" / "python"))
 PROMPT_TAIL = ("You have at most 3 gestures.\nReply with only a JSON object for each gesture: "
                '{"p0": [x0, y0], "p1": [x1, y1]}. When the control shows exactly what the '
                "task asks, reply with only the word done.")
@@ -25,17 +20,7 @@ PROMPT_TAIL = ("You have at most 3 gestures.\nReply with only a JSON object for 
 
 @pytest.fixture(scope="module")
 def smoke() -> tuple[dict, float]:
-    if not TRAIN_PYTHON.exists():
-        pytest.fail(f"no trainers' venv at {TRAIN_PYTHON}: run `make install-train` (or set "
-                    "FINESTATE_TRAIN_PYTHON to a python with verifiers 0.4 and "
-                    "examples/agentic/finestate_verifiers installed)")
-    env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    started = time.monotonic()
-    result = subprocess.run([str(TRAIN_PYTHON), str(SMOKE), "--smoke"], capture_output=True,
-                            text=True, timeout=300, env=env, cwd=ROOT)
-    elapsed = time.monotonic() - started
-    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
-    return json.loads(result.stdout.strip().splitlines()[-1]), elapsed
+    return train_venv.smoke("verifiers_agentic_smoke.py")
 
 
 def _rollouts(summary: dict) -> dict[str, list[tuple[dict, dict, dict]]]:

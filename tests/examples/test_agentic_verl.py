@@ -9,18 +9,13 @@ of the batch its trainer trains on. The model is a scripted `generate`."""
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
+import train_venv
 
 ROOT = Path(__file__).resolve().parents[2]
-TRAIN_PYTHON = Path(os.environ.get("FINESTATE_TRAIN_PYTHON",
-                                   ROOT / ".venv-train" / "bin" / "python"))
 VERDICTS = ["at_goal", "collateral", "turns", "action_errors", "oracle_actions", "unjudged"]
 # What the loop adds after a gesture, mask 0: Qwen's newline after the model's end of turn
 # (the Continuous Token builder's), then a user turn with the screen and turn_prompt("").
@@ -31,18 +26,7 @@ SCREEN_TURN = re.compile(r"\n<\|im_start\|>user\n<\|vision_start\|>(?:<\|image_p
 
 @pytest.fixture(scope="module")
 def smoke() -> tuple[dict, float]:
-    if not TRAIN_PYTHON.exists():
-        pytest.fail(f"no trainers' venv at {TRAIN_PYTHON}: run `make install-train` (or set "
-                    "FINESTATE_TRAIN_PYTHON to a python with verl)")
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1",
-           "TOKENIZERS_PARALLELISM": "false"}
-    started = time.monotonic()
-    result = subprocess.run([str(TRAIN_PYTHON), str(ROOT / "examples" / "verl_agentic_smoke.py"),
-                             "--smoke"], capture_output=True, text=True, timeout=300, env=env,
-                            cwd=ROOT)
-    elapsed = time.monotonic() - started
-    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
-    return json.loads(result.stdout.strip().splitlines()[-1]), elapsed
+    return train_venv.smoke("verl_agentic_smoke.py")
 
 
 def test_a_group_is_paid_the_exact_state_its_gestures_left(smoke):

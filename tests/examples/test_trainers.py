@@ -6,42 +6,24 @@ here, the rewards scored again by a RewardScorer of this process."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
+import train_venv
 
 from finestate_env.rewards import GroundTruth, RewardScorer
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
-TRAIN_PYTHON = Path(os.environ.get("FINESTATE_TRAIN_PYTHON",
-                                   ROOT / ".venv-train" / "bin" / "python"))
 ORACLE_SHAPES = ("oracle", "fenced", "labelled", "answer_block")
 
 
-def train_python() -> Path:
-    if not TRAIN_PYTHON.exists():
-        pytest.fail(f"no trainers' venv at {TRAIN_PYTHON}: run `make install-train` (or set "
-                    "FINESTATE_TRAIN_PYTHON to a python with trl, verl and openrlhf)")
-    return TRAIN_PYTHON
-
-
 def _run(*command: str, timeout: int = 300) -> tuple[dict, float]:
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1",
-           "TOKENIZERS_PARALLELISM": "false"}
-    started = time.monotonic()
-    result = subprocess.run([str(train_python()), *command], capture_output=True, text=True,
-                            timeout=timeout, env=env, cwd=ROOT)
-    elapsed = time.monotonic() - started
-    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
-    return json.loads(result.stdout.strip().splitlines()[-1]), elapsed
+    return train_venv.run_in_train_venv(*command, timeout=timeout)
 
 
 def _smoke(script: str) -> tuple[dict, float]:
-    return _run(str(EXAMPLES / script), "--smoke")
+    return train_venv.smoke(script)
 
 
 @pytest.fixture(scope="module")
