@@ -24,13 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|vision_start|>",
-                  "<|vision_end|>", "<|image_pad|>", "<|video_pad|>"]
+import tiny_vlm  # the tokenizer recipe (examples/ is on the path: the smokes insert it)
+
 # Qwen3-VL's tokenizer has these as added, non-special tokens: they are decoded back, so
 # TRL's response parser finds them in the text.
 TOOL_TOKENS = ["<tool_call>", "</tool_call>", "<tool_response>", "</tool_response>",
                "<think>", "</think>"]
-VOCAB_SIZE = 1024
 PATCH_SIZE = 16
 MERGE_SIZE = 2
 
@@ -43,22 +42,9 @@ def chat_template() -> str:
 
 
 def tokenizer(texts: Iterable[str]):
-    """A byte-level BPE tokenizer with Qwen's special and tool tokens, trained on `texts`."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import PreTrainedTokenizerFast
-
-    bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    bpe.decoder = decoders.ByteLevel()
-    bpe.train_from_iterator(list(texts), trainers.BpeTrainer(
-        vocab_size=VOCAB_SIZE, special_tokens=SPECIAL_TOKENS,
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False))
-    tok = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="<|im_end|>",
-                                  pad_token="<|endoftext|>", padding_side="left",
-                                  chat_template=chat_template())
-    tok.add_tokens(TOOL_TOKENS)
-    tok.image_token, tok.video_token = "<|image_pad|>", "<|video_pad|>"
-    return tok
+    """examples/tiny_vlm.py's byte-level BPE with Qwen's special tokens, trained on `texts`,
+    with TRL's Qwen3-VL template and the tool-call markers as added tokens."""
+    return tiny_vlm.tokenizer(texts, chat_template(), TOOL_TOKENS)
 
 
 def processor(texts: Iterable[str], max_pixels: int = 1280 * 32 * 32):

@@ -37,8 +37,10 @@ CHAT_TEMPLATE = (
 VOCAB_SIZE = 1024
 
 
-def tokenizer(texts: Iterable[str]):
-    """A byte-level BPE tokenizer with Qwen's special tokens, trained on `texts`."""
+def tokenizer(texts: Iterable[str], chat_template: str = CHAT_TEMPLATE,
+              added_tokens: Iterable[str] = ()):
+    """A byte-level BPE tokenizer with Qwen's special tokens, trained on `texts`, with
+    `chat_template`; `added_tokens` are added as plain (decoded) tokens."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -50,7 +52,9 @@ def tokenizer(texts: Iterable[str]):
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False))
     tok = PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token="<|im_end|>",
                                   pad_token="<|endoftext|>", padding_side="left",
-                                  chat_template=CHAT_TEMPLATE)
+                                  chat_template=chat_template)
+    if added_tokens:
+        tok.add_tokens(list(added_tokens))
     tok.image_token, tok.video_token = "<|image_pad|>", "<|video_pad|>"
     return tok
 
