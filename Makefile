@@ -11,6 +11,8 @@ TRAIN_VENV ?= .venv-train
 TRAIN_STAMP := $(TRAIN_VENV)/.installed
 # OpenRLHF pins flash-attn and deepspeed (GPU builds): its client module, without them.
 OPENRLHF ?= 0.11.2
+# finestate serve-env's OpenEnv, without the web UI, hub and CLI packages its metadata pulls.
+OPENENV ?= 0.10.0
 SYSTEM_STAMP := $(VENV)/.system
 # The desktop env: the X server, and the libraries Qt's xcb platform plugin loads
 # (`ldd` on PySide6's libqxcb.so; a missing one shows up as a libxcb-cursor0 error).
@@ -183,6 +185,10 @@ $(STAMP): pyproject.toml
 	# extra's `torch>=2.8` is then satisfied instead of pulling a CUDA build (GBs).
 	$(PY) -m pip install -q 'torch==$(TORCH)'
 	$(PY) -m pip install -q -e '.[test,all]'
+	# OpenEnv for finestate serve-env (pyproject.toml's openenv extras): what its server and
+	# client import, then openenv itself without gradio, openai, huggingface_hub and typer.
+	$(PY) -m pip install -q -e '.[openenv-runtime]'
+	$(PY) -m pip install -q --no-deps 'openenv==$(OPENENV)'
 	touch $(STAMP)
 
 # TRL, verl and OpenRLHF's client, as tests/examples/test_trainers.py runs them.

@@ -18,7 +18,8 @@ from finestate_env.cli.commands import (
     run,
     score,
     serve,
+    serve_env,
 )
 
 COMMANDS = (run, gallery, eval_, curve, replay, audit, report, generate, import_, export, score,
-            export_rl, serve)
+            export_rl, serve, serve_env)

@@ -1,0 +1,86 @@
+"""`finestate serve-env`: live sessions as an OpenEnv server (agentic/openenv.py,
+docs/openenv.md)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+
+from finestate_env.cli import options
+from finestate_env.cli.commands.serve import _loopback
+from finestate_env.core.errors import UsageError
+
+NAME = "serve-env"
+TOKEN_ENV = "FINESTATE_ENV_TOKEN"
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(NAME, help="serve live multi-turn sessions as an OpenEnv "
+                                              "environment (WebSocket /ws, OpenEnv's "
+                                              "clients)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to bind (default: loopback only; another address needs "
+                             "a token)")
+    parser.add_argument("--port", type=int, default=8000, help="port (0: any free one; the "
+                                                               "one taken is printed)")
+    parser.add_argument("--max-sessions", type=options.whole_number, default=None,
+                        help="sessions open at once, refused past it with OpenEnv's "
+                             "CAPACITY_REACHED (default: 32 a core, within half the memory "
+                             "available at 40 MiB a session)")
+    parser.add_argument("--idle-timeout", type=float, default=600.0,
+                        help="seconds a session may wait for its client before it is closed "
+                             "(default 600; 0: never)")
+    parser.add_argument("--tasks", default=None, metavar="DIR",
+                        help="an export-rl --out folder: its splits through OpenEnv's task "
+                             "routes, reset(split=, index=) opens one")
+    parser.add_argument("--browsers", type=options.whole_number, default=None,
+                        help="browsers the sessions' pages are spread over (default: one "
+                             "per 3 cores)")
+    parser.add_argument("--token-env", default=TOKEN_ENV,
+                        help=f"environment variable holding the bearer token (default "
+                             f"{TOKEN_ENV}); unset: no token asked")
+    parser.add_argument("--log-level", default="warning",
+                        choices=("critical", "error", "warning", "info", "debug"))
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from finestate_env.core.extras import require
+
+    require("openenv", "openenv", "finestate serve-env")
+    require("uvicorn", "openenv", "finestate serve-env")
+    import uvicorn
+
+    from finestate_env.agentic.openenv import make_app
+
+    token = os.environ.get(args.token_env) or None
+    if not _loopback(args.host) and token is None:
+        raise UsageError(f"--host {args.host} serves other machines: set a token in "
+                         f"${args.token_env} first (clients send 'Authorization: Bearer ...')")
+    if args.idle_timeout < 0:
+        raise UsageError(f"--idle-timeout: {args.idle_timeout:g} is below 0")
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port: {args.port} is not a port (0 to 65535)")
+    app = make_app(max_sessions=args.max_sessions, idle_timeout_s=args.idle_timeout or None,
+                   token=token, tasks=args.tasks, browsers=args.browsers)
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        sock.close()
+        raise UsageError(f"--host {args.host} --port {args.port}: cannot listen there "
+                         f"({exc.strerror or exc})") from None
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    idle = f"idle {args.idle_timeout:g} s" if args.idle_timeout else "no idle timeout"
+    print(f"finestate serve-env: ws://{shown}:{port}/ws (http://{shown}:{port}) · "
+          f"{app.state.finestate_max_sessions} sessions at most · {idle}"
+          f"{' · token required' if token else ''}", file=sys.stderr, flush=True)
+    config = uvicorn.Config(app, log_level=args.log_level, timeout_graceful_shutdown=10)
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0
