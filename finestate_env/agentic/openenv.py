@@ -163,6 +163,10 @@ class Unjudged(RuntimeError):
     """A gesture whose outcome could not be judged: the client gets this, never 0.0."""
 
 
+class NoSessionFree(RuntimeError):
+    """The pool has no session free (its bound, shared with OpenEnv's HTTP /reset)."""
+
+
 class FineStateEnvironment(Environment[GestureAction, GuiObservation, GuiState]):
     """One live session at a time, from `pool` (default: the process's shared pool);
     `tasks`: the task splits the TaskProvider routes list and `reset(split=, index=)`
@@ -195,7 +199,7 @@ class FineStateEnvironment(Environment[GestureAction, GuiObservation, GuiState])
         try:
             self._session = self.pool.open(session_task)
         except PoolFull as exc:
-            raise RuntimeError(f"no session free: {exc}") from None
+            raise NoSessionFree(f"no session free: {exc}") from None
         self._episode_id = episode_id or str(uuid.uuid4())
         self._steps = 0
         return _observation(self._session.observe())
@@ -204,8 +208,10 @@ class FineStateEnvironment(Environment[GestureAction, GuiObservation, GuiState])
              **kwargs: Any) -> GuiObservation:
         session = self._session
         if session is None:
-            raise SessionError("step before reset: there is no episode (OpenEnv's HTTP "
-                               "/step is stateless: play episodes over the WebSocket /ws)")
+            raise SessionError("step before reset: this session has no episode; reset it "
+                               "first (over the WebSocket /ws: OpenEnv's HTTP /step is "
+                               "stateless, and a client whose connection was closed, idle "
+                               "for instance, reconnects to a new session)")
         if not isinstance(action, GestureAction):
             action = GestureAction.model_validate(action)
         turn = session.act(action.p0, action.p1)
@@ -282,7 +288,10 @@ class FineStateEnvironment(Environment[GestureAction, GuiObservation, GuiState])
                 raise BadTask("reset: give a task or a split and index, not both")
             if split is None or index is None:
                 raise BadTask("reset: split and index go together")
-            task = self._splits().row(split, index)["task"]
+            try:
+                task = self._splits().row(split, index)["task"]
+            except IndexError as exc:
+                raise BadTask(str(exc)) from None
         if task is not None:
             fields = json.loads(SessionTask.read(task).text())
             if seed is not None:
@@ -445,11 +454,30 @@ def make_app(*, max_sessions: int | None = None,
                                                           session_timeout=idle_timeout_s),
                      state_cls=GuiState)
     app.add_middleware(Guard, token=token, idle_timeout_s=idle_timeout_s)
+    _http_errors(app)
     if owned:
         app.router.on_shutdown.append(pool.close)
     app.state.finestate_pool = pool
     app.state.finestate_max_sessions = capacity
     return app
+
+
+def _http_errors(app: Any) -> None:
+    """OpenEnv's HTTP routes let the env's exceptions through (500): a bad task is the
+    request's fault (422), a step with no episode a conflict (409: HTTP is stateless),
+    no free session a 503; the message says which field or why. (Over the WebSocket,
+    OpenEnv answers them as EXECUTION_ERROR frames with the same message.)"""
+    from starlette.responses import JSONResponse
+
+    def answer(status: int, headers: dict[str, str] | None = None):
+        async def handler(request, exc):
+            return JSONResponse({"detail": str(exc)}, status_code=status, headers=headers)
+        return handler
+
+    app.add_exception_handler(UsageError, answer(422))
+    app.add_exception_handler(SessionError, answer(409))
+    app.add_exception_handler(NoSessionFree, answer(503, {"Retry-After": "1"}))
+    app.add_exception_handler(Unjudged, answer(503))
 
 
 class Guard:
