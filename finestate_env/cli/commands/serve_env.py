@@ -75,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
         sock.close()
         raise UsageError(f"--host {args.host} --port {args.port}: cannot listen there "
                          f"({exc.strerror or exc})") from None
-    host, port = sock.getsockname()[:2]
+    sock.listen(2048)  # listening before the address is printed: a client that reads it
+    host, port = sock.getsockname()[:2]  # may connect at once (uvicorn accepts later)
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     idle = f"idle {args.idle_timeout:g} s" if args.idle_timeout else "no idle timeout"
     print(f"finestate serve-env: ws://{shown}:{port}/ws (http://{shown}:{port}) · "
