@@ -72,7 +72,7 @@ test-fast: install
 
 # MiniWoB++, run beside us by make bench, drives chromium through Debian's chromium-driver.
 bench: EXTRA_PACKAGES := chromium-driver
-bench: install
+bench: install install-browsergym
 	# Beside MiniWoB++ in the same rounds: ours by default, then the RL path (84x84, flat
 	# action; terminal screenshot captured, then skipped), one env and make_vec of 4.
 	$(PY) -m benchmarks.peer_bench --rounds 4 --episodes 40 --out bench-miniwob.json
@@ -128,6 +128,10 @@ bench: install
 	# Multi-turn sessions (#41): turns/s, CPU per turn, latency and memory per session at
 	# 1, 8 and 32 sessions open, beside the Gymnasium env's step. About a minute.
 	$(PY) -m benchmarks.session_bench --sessions 1,8,32 --seconds 10 --out bench-sessions.json
+	# OpenEnv's own BrowserGym env (third_party/openenv, MiniWoB++ click-checkboxes) beside
+	# finestate serve-env, both driven by OpenEnv's GenericEnvClient at 1, 4 and 16 sessions:
+	# steps/s, CPU per step, bytes per observation, PSS per session (#42). About 6 min.
+	$(PY) -m benchmarks.openenv_bench --sessions 1,4,16 --seconds 8 --out bench-openenv.json
 	# Every figure beside its target, from the files above (bench-summary.json).
 	$(PY) -m benchmarks.bench_summary
 
@@ -191,6 +195,25 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q --no-deps 'openenv==$(OPENENV)'
 	touch $(STAMP)
 
+# OpenEnv's BrowserGym env for make bench (benchmarks/openenv_bench.py), in a venv of its own:
+# its server/requirements.txt pins playwright 1.44 and greenlet 3.0.3. openenv as .venv has
+# it (--no-deps, beside what its server and client import); miniwob --no-deps for its
+# MiniWoB++ pages (html/), which BrowserGym's tasks load.
+BROWSERGYM_VENV ?= .venv-browsergym
+BROWSERGYM_STAMP := $(BROWSERGYM_VENV)/.installed
+BROWSERGYM_REQUIREMENTS := third_party/openenv/envs/browsergym_env/server/requirements.txt
+.PHONY: install-browsergym
+install-browsergym: system $(BROWSERGYM_STAMP)
+
+$(BROWSERGYM_STAMP): $(BROWSERGYM_REQUIREMENTS)
+	$(PYTHON) -m venv $(BROWSERGYM_VENV)
+	$(BROWSERGYM_VENV)/bin/python -m pip install -q --upgrade pip
+	$(BROWSERGYM_VENV)/bin/python -m pip install -q -r $(BROWSERGYM_REQUIREMENTS) \
+	  'fastapi>=0.116' 'uvicorn>=0.29' 'websockets>=15.0.1' 'httpx>=0.28.1' 'requests>=2.25' \
+	  'fastmcp>=3,<4' 'pyyaml>=6' 'pydantic>=2'
+	$(BROWSERGYM_VENV)/bin/python -m pip install -q --no-deps 'openenv==$(OPENENV)' 'miniwob==1.1.0'
+	touch $(BROWSERGYM_STAMP)
+
 # TRL, verl and OpenRLHF's client, as tests/examples/test_trainers.py runs them.
 install-train: system $(TRAIN_STAMP)
 
@@ -217,7 +240,7 @@ $(VERIFIERS_STAMP): $(TRAIN_STAMP) examples/agentic/finestate_verifiers/pyprojec
 	touch $(VERIFIERS_STAMP)
 
 clean:
-	rm -rf $(VENV) $(TRAIN_VENV) .pytest_cache .ruff_cache build dist *.egg-info
+	rm -rf $(VENV) $(TRAIN_VENV) $(BROWSERGYM_VENV) .pytest_cache .ruff_cache build dist *.egg-info
 
 # docker/Dockerfile built and run (docker/README.md): the engine (Debian's dockerd, started for
 # this run when none answers), a base from Debian's packages when debian:bookworm-slim can't be

@@ -249,6 +249,34 @@ def figures(folder: Path) -> tuple[list[dict], list[str]]:
                     better="lower")
 
     section("bench-sessions.json", sessions)
+
+    def openenv(report: dict) -> None:
+        # Issue #42 part 5 (benchmarks/openenv_bench.py): finestate serve-env beside OpenEnv's
+        # own BrowserGym env at its fastest, both under OpenEnv's GenericEnvClient.
+        targets = report["targets"]
+        theirs = {r["sessions"]: r for r in report.get("browsergym", {}).get("rows", [])}
+        ratios = [r for r in report["ratios"] if r["over"] == "browsergym"]
+        for ratio in ratios:
+            n = ratio["sessions"]
+            ours = next(r for r in report["finestate"]["rows"] if r.get("sessions") == n)
+            add(f"OpenEnv, {n} sessions: finestate serve-env (steps/s)", ours["steps_per_s"])
+            add("  OpenEnv's BrowserGym, MiniWoB++ click-checkboxes (steps/s)",
+                theirs[n]["steps_per_s"])
+            add("  CPU per step, finestate / BrowserGym (ms, server's processes)",
+                ours["cpu_ms_per_step"], unit=f" / {theirs[n]['cpu_ms_per_step']:.0f}")
+            add("  steps per CPU-second, finestate / BrowserGym", ratio["steps_per_cpu_s"],
+                targets["steps_per_cpu_s_ratio"], unit="x")
+        if ratios:
+            most = ratios[-1]
+            add(f"OpenEnv observation, BrowserGym / finestate JSON ({most['sessions']} "
+                "sessions)", most["payload_smaller"], targets["payload_ratio"], unit="x")
+            add("  the same on the wire (permessage-deflate)", most["wire_smaller"], unit="x")
+            ours = report["finestate"]["rows"][-1]
+            add(f"  PSS per session at {ours['sessions']}, finestate / BrowserGym (MiB)",
+                ours["pss_per_session_mib"],
+                unit=f" / {theirs[most['sessions']]['pss_per_session_mib']:.0f}")
+
+    section("bench-openenv.json", openenv)
     return rows, missing
 
 
