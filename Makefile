@@ -154,7 +154,8 @@ android-device-test: install android
 # episode or a process left (benchmarks/soak.py). Each run prints its table of slopes.
 # The paths: app pages (the default), the RL path (lone slider, 84x84, flat action,
 # terminal screenshot skipped), make_vec of 4, the phone, the desktop and the reward
-# server under steady load (an episode is a group of 8). About 3-4 h on 2 cores.
+# server under steady load (an episode is a group of 8), then finestate serve-env's sessions
+# opened and closed by OpenEnv's client (benchmarks/openenv_soak.py). About 4-5 h on 2 cores.
 SOAKS = default:FineState-Web-v0:10000:web rl:FineState-Web-v0:10000:rl \
 	vec4:FineState-Web-v0:10000:vec4 default:FineState-Mobile-v0:3000:mobile \
 	default:FineState-Desktop-v0:5000:desktop server:FineState-Web-v0:3000:server
@@ -162,7 +163,10 @@ soak: install
 	@rc=0; for soak in $(SOAKS); do set -- $$(echo $$soak | tr : ' '); \
 	  echo "== soak $$4: $$1 path, $$2, $$3 episodes"; \
 	  $(PY) -m benchmarks.soak --path $$1 --env $$2 --episodes $$3 --out soak-$$4.json || rc=1; \
-	done; exit $$rc
+	done; \
+	echo "== soak openenv: finestate serve-env, 10000 client sessions in a row (#42)"; \
+	$(PY) -m benchmarks.openenv_soak --sessions 10000 --out soak-openenv.json || rc=1; \
+	exit $$rc
 
 lint: install
 	$(VENV)/bin/ruff check finestate_env benchmarks tests examples
