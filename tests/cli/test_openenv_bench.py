@@ -65,3 +65,15 @@ def test_the_launcher_makes_browsergyms_metadata_json_safe():
         "browsergym_obs": {"active_page_index": [0], "elapsed_time": [1.5],
                            "open_pages_urls": ["a", "b"]},
         "browsergym_info": {"task_info": {"n": 3}}}
+
+
+@pytest.mark.fast
+def test_the_client_clicks_browsergyms_first_checkbox_by_its_bid():
+    import asyncio
+
+    from benchmarks.openenv_client import concrete
+
+    tree = ("RootWebArea 'Click Checkboxes Task'\n\t[14] StaticText 'Select Nb'\n"
+            "\t[18] checkbox '11LO', checked='false'\n\t[21] checkbox 'Nb', checked='false'")
+    actions = asyncio.run(concrete([{"click_first": "checkbox"}], {"axtree_txt": tree}, None))
+    assert actions == [{"action_str": "click('18')"}]
