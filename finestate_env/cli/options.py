@@ -113,6 +113,61 @@ def add_ray_options(parser: argparse.ArgumentParser) -> None:
                              f"{BATCH_SIZE})")
 
 
+def add_ray_serve_options(parser: argparse.ArgumentParser) -> None:
+    """`--ray ADDRESS` for the servers (serve, serve-env): Ray Serve replicas on a running
+    cluster (agentic/ray_serve.py); --host and --port are then its proxy's."""
+    group = parser.add_argument_group("on a Ray cluster (Ray Serve; docs/cluster.md)")
+    group.add_argument("--ray", default=None, metavar="ADDRESS",
+                       help="serve from Ray Serve replicas on the running cluster at ADDRESS "
+                            "(HOST:PORT, auto), each with browsers of its own, through "
+                            "Serve's proxy on --host/--port; runs until interrupted, then "
+                            "removes them")
+    group.add_argument("--min-replicas", type=whole_number, default=1,
+                       help="with --ray: replicas kept running (default 1)")
+    group.add_argument("--max-replicas", type=whole_number, default=4,
+                       help="with --ray: replicas the load may scale to (default 4)")
+    group.add_argument("--replica-cpus", type=float, default=1.0,
+                       help="with --ray: CPUs each replica reserves; its default workers or "
+                            "sessions follow from it (default 1)")
+    group.add_argument("--replicas-per-node", type=whole_number, default=1,
+                       help="with --ray: replicas a node may hold (default 1)")
+    group.add_argument("--route-prefix", default="/",
+                       help="with --ray: the path the server answers under on the proxy "
+                            "(default /; two servers on one cluster need two)")
+    group.add_argument("--proxies", choices=("head", "every-node"), default="head",
+                       help="with --ray, when this command starts Serve: one proxy on the "
+                            "head node, or one on every node (behind a load balancer)")
+    group.add_argument("--replace", action="store_true",
+                       help="with --ray: take over an application of this server left "
+                            "running on the cluster (by a command that was killed)")
+
+
+def ray_serve_options(args: argparse.Namespace):
+    """The deployment add_ray_serve_options describes (agentic.ray_serve.RayServeOptions),
+    or None without --ray."""
+    if args.ray is None:
+        given = [flag for flag, default in (
+            ("--min-replicas", 1), ("--max-replicas", 4), ("--replica-cpus", 1.0),
+            ("--replicas-per-node", 1), ("--route-prefix", "/"), ("--proxies", "head"),
+            ("--replace", False)) if getattr(args, flag[2:].replace("-", "_")) != default]
+        if given:
+            raise UsageError(f"{', '.join(given)}: for Ray Serve replicas, given without "
+                             "--ray")
+        return None
+    if not args.replica_cpus > 0:
+        raise UsageError(f"--replica-cpus must be above 0, got {args.replica_cpus:g}")
+    from finestate_env.core.extras import require
+
+    require("ray.serve", "ray", "--ray for the servers (Ray Serve)")
+    from finestate_env.agentic.ray_serve import RayServeOptions
+
+    return RayServeOptions(address=args.ray, host=args.host, port=args.port,
+                           min_replicas=args.min_replicas, max_replicas=args.max_replicas,
+                           replicas_per_node=args.replicas_per_node,
+                           route_prefix=args.route_prefix, proxies=args.proxies,
+                           replace=args.replace, log_level=args.log_level)
+
+
 def add_model_options(parser: argparse.ArgumentParser) -> None:
     """Options of the OpenAI-compatible VLM agent (shared by `run` and `eval`)."""
     from finestate_env.agents.vda import VDA_MODES, VDA_PARTS

@@ -40,6 +40,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                              f"{TOKEN_ENV}); unset: no token asked")
     parser.add_argument("--log-level", default="warning",
                         choices=("critical", "error", "warning", "info", "debug"))
+    options.add_ray_serve_options(parser)
     parser.set_defaults(run=run)
     return parser
 
@@ -53,9 +54,17 @@ def run(args: argparse.Namespace) -> int:
     from finestate_env.rewards.server import serve
 
     token = os.environ.get(args.token_env) or None
-    if not _loopback(args.host) and token is None:
-        raise UsageError(f"--host {args.host} serves other machines: set a token in "
-                         f"${args.token_env} first (clients send 'Authorization: Bearer ...')")
+    check_host = host_check(token, args.token_env)
+    on_ray = options.ray_serve_options(args)
+    if on_ray is not None:
+        from finestate_env.agentic.ray_serve import reward_server, serve_on_ray
+
+        spec = reward_server(mode=args.mode, workers=args.workers, crosscheck=args.crosscheck,
+                             shared_browser=args.shared_browser,
+                             max_pending=args.max_pending or MAX_PENDING, token=token,
+                             cpus=args.replica_cpus)
+        return serve_on_ray(spec, on_ray, check_host)
+    check_host(args.host)
     scorer = RewardScorer(args.mode, workers=args.workers, crosscheck=args.crosscheck,
                           backend_options={"shared_browser": args.shared_browser},
                           max_pending=args.max_pending or MAX_PENDING)
@@ -64,6 +73,17 @@ def run(args: argparse.Namespace) -> int:
           flush=True)
     serve(scorer, args.host, args.port, token=token, log_level=args.log_level)
     return 0
+
+
+def host_check(token: str | None, token_env: str):
+    """A check that refuses to serve other machines (a host that is not loopback) without
+    a token."""
+    def check(host: str) -> None:
+        if not _loopback(host) and token is None:
+            raise UsageError(f"--host {host} serves other machines: set a token in "
+                             f"${token_env} first (clients send 'Authorization: Bearer ...')")
+
+    return check
 
 
 def _loopback(host: str) -> bool:

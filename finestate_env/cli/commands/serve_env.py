@@ -9,7 +9,7 @@ import socket
 import sys
 
 from finestate_env.cli import options
-from finestate_env.cli.commands.serve import _loopback
+from finestate_env.cli.commands.serve import host_check
 from finestate_env.core.errors import UsageError
 
 NAME = "serve-env"
@@ -43,6 +43,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                              f"{TOKEN_ENV}); unset: no token asked")
     parser.add_argument("--log-level", default="warning",
                         choices=("critical", "error", "warning", "info", "debug"))
+    options.add_ray_serve_options(parser)
     parser.set_defaults(run=run)
     return parser
 
@@ -57,11 +58,18 @@ def run(args: argparse.Namespace) -> int:
     from finestate_env.agentic.openenv import make_app
 
     token = os.environ.get(args.token_env) or None
-    if not _loopback(args.host) and token is None:
-        raise UsageError(f"--host {args.host} serves other machines: set a token in "
-                         f"${args.token_env} first (clients send 'Authorization: Bearer ...')")
+    check_host = host_check(token, args.token_env)
     if args.idle_timeout < 0:
         raise UsageError(f"--idle-timeout: {args.idle_timeout:g} is below 0")
+    on_ray = options.ray_serve_options(args)
+    if on_ray is not None:
+        from finestate_env.agentic.ray_serve import env_server, serve_on_ray
+
+        spec = env_server(max_sessions=args.max_sessions,
+                          idle_timeout_s=args.idle_timeout or None, token=token,
+                          tasks=args.tasks, browsers=args.browsers, cpus=args.replica_cpus)
+        return serve_on_ray(spec, on_ray, check_host)
+    check_host(args.host)
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port: {args.port} is not a port (0 to 65535)")
     app = make_app(max_sessions=args.max_sessions, idle_timeout_s=args.idle_timeout or None,
