@@ -4,7 +4,7 @@ concurrent sessions: steps per second, CPU per step, bytes per observation, memo
 session.
 
 Each server runs in a subprocess of its own on 127.0.0.1; one client process
-(benchmarks/openenv_client.py, the same script and interpreter for both) opens N sessions,
+(benchmarks/openenv_bench_client.py, the same script and interpreter for both) opens N sessions,
 resets them, then steps all N at once for --seconds (steps in flight at the end finish and
 count). The sides, each a click that changes the screen at every step:
 
@@ -76,7 +76,7 @@ from pathlib import Path
 from finestate_env.backends.processes import tree_memory_mib
 
 ROOT = Path(__file__).resolve().parent.parent
-CLIENT = Path(__file__).with_name("openenv_client.py")
+CLIENT = Path(__file__).with_name("openenv_bench_client.py")
 BROWSERGYM_SERVER = Path(__file__).with_name("openenv_browsergym_server.py")
 BROWSERGYM_VENV = ROOT / ".venv-browsergym"
 # The targets (#42 part 5), judged against the "browsergym" side.

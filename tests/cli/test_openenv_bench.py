@@ -71,7 +71,7 @@ def test_the_launcher_makes_browsergyms_metadata_json_safe():
 def test_the_client_clicks_browsergyms_first_checkbox_by_its_bid():
     import asyncio
 
-    from benchmarks.openenv_client import concrete
+    from benchmarks.openenv_bench_client import concrete
 
     tree = ("RootWebArea 'Click Checkboxes Task'\n\t[14] StaticText 'Select Nb'\n"
             "\t[18] checkbox '11LO', checked='false'\n\t[21] checkbox 'Nb', checked='false'")

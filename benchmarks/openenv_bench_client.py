@@ -5,7 +5,7 @@ Run as a script by an interpreter that has `openenv` (the bench picks one), so t
 imports only the standard library and openenv: the servers under test live in venvs of
 their own. It prints one JSON line.
 
-    python openenv_client.py --url http://127.0.0.1:8000 --server-pid PID \
+    python openenv_bench_client.py --url http://127.0.0.1:8000 --server-pid PID \
         --sessions 4 --seconds 10 --jobs jobs.json
 
 `--jobs`: a JSON list, one entry per session (cycled when shorter than --sessions):
