@@ -7,7 +7,10 @@
 #  3. docker build with the files git knows (tracked and untracked-not-ignored: no .venv, no
 #     build/) as the context, plus the wheels in $WHEELS (default /opt/wheels when present) as
 #     docker/wheels/ and the CA bundle $PIP_CERT (when set) as docker/certs/pip.pem;
-#  4. docker run $IMAGE $TEST_CMD (default: a subset of the suite; TEST_CMD="make test" for all).
+#  4. docker run $IMAGE $TEST_CMD (default: a subset of the suite; TEST_CMD="make test" for all);
+#  5. finestate serve-env in $IMAGE, checked from the host (docker/serve_check.py: /health, the
+#     token, one WebSocket episode with OpenEnv's client), when the host's .venv has openenv
+#     (SERVE_CHECK=0 skips it).
 # Build and run use the host's network (--network host): no bridge, no NAT.
 set -eu
 
@@ -118,4 +121,15 @@ T2=$(stamp)
 say "running in $IMAGE: $TEST_CMD"
 docker run --rm --network host --shm-size 1g "$IMAGE" sh -c "$TEST_CMD"
 T3=$(stamp)
-say "done: base $((T1-T0)) s, build $((T2-T1)) s, tests $((T3-T2)) s"
+
+# 5. The OpenEnv server in the image, from the host.
+if [ "${SERVE_CHECK:-1}" != 0 ]; then
+  if [ -x .venv/bin/python ] && .venv/bin/python -c 'import openenv.core' 2>/dev/null; then
+    say "serve-env in $IMAGE, checked from the host"
+    .venv/bin/python docker/serve_check.py --image "$IMAGE"
+  else
+    say "serve-env check skipped: the host's .venv has no openenv (make install)"
+  fi
+fi
+T4=$(stamp)
+say "done: base $((T1-T0)) s, build $((T2-T1)) s, tests $((T3-T2)) s, serve-env $((T4-T3)) s"
