@@ -130,7 +130,7 @@ bench: install install-browsergym
 	$(PY) -m benchmarks.session_bench --sessions 1,8,32 --seconds 10 --out bench-sessions.json
 	# OpenEnv's own BrowserGym env (third_party/openenv, MiniWoB++ click-checkboxes) beside
 	# finestate serve-env, both driven by OpenEnv's GenericEnvClient at 1, 4 and 16 sessions:
-	# steps/s, CPU per step, bytes per observation, PSS per session (#42). About 8 min.
+	# steps/s, CPU per step, bytes per observation, PSS per session (#42). 4-9 min.
 	$(PY) -m benchmarks.openenv_bench --sessions 1,4,16 --seconds 8 --out bench-openenv.json
 	# Every figure beside its target, from the files above (bench-summary.json).
 	$(PY) -m benchmarks.bench_summary
