@@ -347,7 +347,9 @@ def serve_on_ray(spec: ServerSpec, options: RayServeOptions,
     # Serve's driver-side logger says each step at INFO; the command says what matters.
     logging.getLogger("ray.serve").setLevel(options.log_level.upper())
     check_host(options.host)  # before joining the cluster: refused at once
-    with _interrupts_as_keyboard(), ray_session(options.address) as ray:
+    # SIGTERM as Ctrl-C, set once Ray has joined: ray.init puts its own handlers there
+    # (one exits at once, one dumps the stack and dies), which would skip the cleanup.
+    with ray_session(options.address) as ray, _interrupts_as_keyboard():
         from ray import serve
         from ray.serve.context import _get_global_client
 
@@ -516,20 +518,26 @@ def _remove(serve, ray, spec: ServerSpec, deployed: bool,
     client = _get_global_client(raise_if_no_controller_running=False)
     if client is None:
         return
-    deployed = deployed and spec.app_name in serve.status().applications
-    if deployed:
-        say(f"stopping {spec.app_name}: what its replicas hold gets up to {spec.drain_s:g} s "
-            "(Ctrl-C again: now)")
-        try:
-            serve.delete(spec.app_name)
-        except KeyboardInterrupt:
-            _kill_replicas(ray, client, spec.app_name)
-            serve.delete(spec.app_name)
+    try:
+        _delete(serve, ray, spec, deployed, say)
+    except KeyboardInterrupt:  # a second Ctrl-C: no more waiting
+        say(f"ending {spec.app_name}'s replicas now")
+        if deployed:
+            _kill_replicas(ray, spec.app_name)
+        _delete(serve, ray, spec, deployed, say, again=True)
+
+
+def _delete(serve, ray, spec: ServerSpec, deployed: bool, say: Callable[[str], None],
+            again: bool = False) -> None:
+    if deployed and spec.app_name in serve.status().applications:
+        if not again:
+            say(f"stopping {spec.app_name}: what its replicas hold gets up to "
+                f"{spec.drain_s:g} s (Ctrl-C again: now)")
+        serve.delete(spec.app_name)
+        say(f"finestate {spec.server}: stopped")
     if not serve.status().applications and _started_by_finestate(ray):
         serve.shutdown()
         _internal_kv_del(STARTED_KEY, namespace=KV_NAMESPACE)
-    if deployed:
-        say(f"finestate {spec.server}: stopped")
 
 
 # Which Serve a finestate command started: its controller's actor id, in the cluster's own
@@ -553,14 +561,16 @@ def _started_by_finestate(ray) -> bool:
     return marked is not None and marked.decode() == _controller_id(ray)
 
 
-def _kill_replicas(ray, client, name: str) -> None:
+def _kill_replicas(ray, name: str) -> None:
+    """End the application's replicas now (their actors are named
+    SERVE_REPLICA::<app>#<deployment>#<id> in Serve's namespace)."""
     from ray.serve._private.constants import SERVE_NAMESPACE
 
-    app = _details(client, name) or {}
-    for deployment_info in app.get("deployments", {}).values():
-        for replica in deployment_info.get("replicas", []):
-            with contextlib.suppress(ValueError):
-                ray.kill(ray.get_actor(replica["actor_name"], namespace=SERVE_NAMESPACE),
+    for actor in ray.util.list_named_actors(all_namespaces=True):
+        if actor["namespace"] == SERVE_NAMESPACE and \
+                actor["name"].startswith(f"SERVE_REPLICA::{name}#"):
+            with contextlib.suppress(ValueError):  # gone meanwhile
+                ray.kill(ray.get_actor(actor["name"], namespace=SERVE_NAMESPACE),
                          no_restart=True)
 
 

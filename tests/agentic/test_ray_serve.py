@@ -94,9 +94,10 @@ class RayServed:
             time.sleep(0.2)
         raise AssertionError(f"no line {start!r} after {seconds:g} s:\n{self.output()}")
 
-    def stop(self) -> int:
-        """Ctrl-C, as a terminal sends it; the exit status."""
-        os.killpg(self.process.pid, signal.SIGINT)
+    def stop(self, how: int = signal.SIGINT) -> int:
+        """Ctrl-C, as a terminal sends it (or a service manager's SIGTERM); the exit
+        status."""
+        os.killpg(self.process.pid, how)
         return self.process.wait(timeout=150)
 
     def kill(self) -> None:
@@ -323,8 +324,19 @@ def test_both_servers_on_a_two_node_cluster(cluster):
         assert rewards.port == sessions.port
 
         seen |= set(serve_processes(cluster.pid))
-        for served in (sessions, rewards):  # the first stops while the other serves
-            assert served.stop() == 0, served.output()
+        # Ctrl-C with a session open: its replica would wait for it (60 s); Ctrl-C again
+        # ends the replicas at once, and the session gets an error.
+        held = open_session(sessions.url)
+        os.killpg(sessions.process.pid, signal.SIGINT)
+        sessions.wait_for("stopping finestate-serve-env", 60)
+        assert sessions.stop() == 0, sessions.output()
+        assert "ending finestate-serve-env's replicas now" in sessions.lines
+        with pytest.raises((ConnectionError, ConnectionClosed, RuntimeError)):
+            held.step(MISS)
+        held.close()
+        # The last one (stopped as a service manager stops it): Serve goes too.
+        assert rewards.stop(signal.SIGTERM) == 0, rewards.output()
+        for served in (sessions, rewards):
             assert f"finestate {served.server}: stopped" in served.lines, served.output()
         assert left_behind(seen) == set(), "a replica, its browser, or Serve outlived them"
         assert serve_processes(cluster.pid) == {}
