@@ -69,6 +69,7 @@ from PIL import Image
 from pydantic import Field
 
 from finestate_env import __version__
+from finestate_env.backends.heap import HEAP
 from finestate_env.core.errors import UsageError
 from finestate_env.core.extras import require
 from finestate_env.sessions import (
@@ -310,7 +311,12 @@ class FineStateEnvironment(Environment[GestureAction, GuiObservation, GuiState])
 def _observation(screen: Screen, *, feedback: str = "", reward: float | None = None,
                  done: bool = False, metadata: dict[str, Any] | None = None) -> GuiObservation:
     width, height = screen.size
-    return GuiObservation(screenshot_png_b64=base64.b64encode(screen.png).decode("ascii"),
+    text = base64.b64encode(screen.png).decode("ascii")
+    # Large buffers the process makes and frees each turn (the PNG, its base64, the JSON
+    # frame OpenEnv writes): counted toward the heap's trims, as the DevTools pipes count
+    # theirs (backends/heap.py), so that the server's freed pages go back.
+    HEAP.received(3 * len(text))
+    return GuiObservation(screenshot_png_b64=text,
                           width=width, height=height, instruction=screen.instruction,
                           feedback=feedback, reward=reward, done=done,
                           metadata=metadata or {})
