@@ -30,11 +30,12 @@ request to a replica:
   on purpose (scaled down, the command stopped) gives its open requests `drain_s` to end.
 
 `serve_on_ray` deploys one of them (`reward_server` or `env_server`), prints where it
-answers, and runs until interrupted; then it deletes its application (and Serve itself
-when this call started Serve and nothing else runs on it), so that no replica, browser
-or proxy of its own is left. A command killed outright (SIGKILL) leaves its
-application running on the cluster: the next start says so, and `replace=True` takes it
-over.
+answers, and runs until interrupted (SIGINT or SIGTERM); then it deletes its application
+(a second interrupt ends its replicas at once), and Serve itself when a finestate command
+started Serve and no application is left on it, so that no replica, browser, proxy or
+controller is left. A command killed outright (SIGKILL) leaves its application running
+on the cluster: the next start says so, and `replace=True` takes it over. `app(args)` is
+the same deployment for a Serve config file (KubeRay's RayService).
 """
 
 from __future__ import annotations
@@ -453,14 +454,9 @@ def _check_fits(ray, spec: ServerSpec, options: RayServeOptions) -> None:
             f"{options.replicas_per_node} a node): ask for fewer or smaller replicas")
 
 
-def _details(client, name: str) -> dict[str, Any] | None:
-    app = client.get_serve_details().get("applications", {}).get(name)
-    return app
-
-
 def _running_replicas(client, name: str) -> list[tuple[str, str]]:
     """(node id, replica id) of the application's running replicas."""
-    app = _details(client, name) or {}
+    app = client.get_serve_details().get("applications", {}).get(name) or {}
     found = []
     for deployment_info in app.get("deployments", {}).values():
         for replica in deployment_info.get("replicas", []):
@@ -515,8 +511,7 @@ def _remove(serve, ray, spec: ServerSpec, deployed: bool,
     owner runs stays)."""
     from ray.serve.context import _get_global_client
 
-    client = _get_global_client(raise_if_no_controller_running=False)
-    if client is None:
+    if _get_global_client(raise_if_no_controller_running=False) is None:
         return
     try:
         _delete(serve, ray, spec, deployed, say)

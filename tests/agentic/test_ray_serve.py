@@ -418,3 +418,21 @@ def test_a_serve_config_file_builds_the_same_deployment(monkeypatch):
     server, settings = built.init_args
     assert server == "serve-env" and settings["token"] == "secret"
     assert settings["max_sessions"] == 4
+
+
+@pytest.mark.fast
+def test_every_replica_is_a_candidate_wherever_it_runs():
+    """LeastOngoingRouter gives Serve one rank of all the replicas (Serve's router then
+    takes the one with the fewest ongoing requests): none is preferred for its node."""
+    import asyncio
+
+    from finestate_env.agentic.ray_serve import LeastOngoingRouter
+
+    replicas = [f"replica-{i}" for i in range(5)]
+    orders = set()
+    for _ in range(20):
+        ranks = asyncio.run(LeastOngoingRouter.choose_replicas(None, replicas))
+        assert len(ranks) == 1 and sorted(ranks[0]) == replicas
+        orders.add(tuple(ranks[0]))
+    assert len(orders) > 1, "ties are broken at random"
+    assert asyncio.run(LeastOngoingRouter.choose_replicas(None, [])) == []
