@@ -113,6 +113,17 @@ def add_ray_options(parser: argparse.ArgumentParser) -> None:
                              f"{BATCH_SIZE})")
 
 
+def add_server_options(parser: argparse.ArgumentParser, token_env: str) -> None:
+    """What both servers (serve, serve-env) take beside their own: the token's variable, the
+    log level, and the Ray Serve options."""
+    parser.add_argument("--token-env", default=token_env,
+                        help=f"environment variable holding the bearer token (default "
+                             f"{token_env}); unset: no token asked")
+    parser.add_argument("--log-level", default="warning",
+                        choices=("critical", "error", "warning", "info", "debug"))
+    add_ray_serve_options(parser)
+
+
 def add_ray_serve_options(parser: argparse.ArgumentParser) -> None:
     """`--ray ADDRESS` for the servers (serve, serve-env): Ray Serve replicas on a running
     cluster (agentic/ray_serve.py); --host and --port are then its proxy's."""

@@ -35,12 +35,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--max-pending", type=options.whole_number, default=None,
                         help="completions that may wait before requests get 503 (default "
                              "4096)")
-    parser.add_argument("--token-env", default=TOKEN_ENV,
-                        help=f"environment variable holding the bearer token (default "
-                             f"{TOKEN_ENV}); unset: no token asked")
-    parser.add_argument("--log-level", default="warning",
-                        choices=("critical", "error", "warning", "info", "debug"))
-    options.add_ray_serve_options(parser)
+    options.add_server_options(parser, TOKEN_ENV)
     parser.set_defaults(run=run)
     return parser
 
