@@ -9,9 +9,10 @@ checked.
   SIZES below, the one place where it changes a command. Files a page takes as given (a
   predictions file, FineState-Bench's release) are made by GIVEN, and the few names a Python
   block takes from the prose around it by CONTEXT.
-- `finestate serve` runs until its `/health` answers (and each endpoint its comment names
-  exists), then is stopped. `--agent openai` and `eval` talk to a stand-in chat-completions
-  endpoint that the openai client finds through OPENAI_BASE_URL.
+- `finestate serve` and `finestate serve-env` run until their `/health` answers (and each
+  endpoint its comment names exists), then are stopped. `--agent openai` and `eval` talk
+  to a stand-in chat-completions endpoint that the openai client finds through
+  OPENAI_BASE_URL.
 - What a page says a command writes (`# runs/gpt4o/live/report.html`) or prints
   (`print(...)  # 1.0 29 agree False`) is checked.
 - A block or command that needs what this machine lacks (a GPU, a model hub, a network, an
@@ -69,6 +70,7 @@ ADDED = {
     "run": "--episodes 2",
     "audit": "--gestures 2 --start-points 2 --density 2",
     "serve": "--port {port}",
+    "serve-env": "--port {port}",
 }
 
 
@@ -300,7 +302,7 @@ class PageRun:
         bug = next((reason for (page, prefix), reason in KNOWN_BUGS.items()
                     if page == block.page and command.text.startswith(prefix)), None)
         start = time.monotonic()
-        if argv[:2] == ["finestate", "serve"]:
+        if argv[0] == "finestate" and argv[1:2] in (["serve"], ["serve-env"]):
             failed = self.serve(where, argv, port, command.comment)
         else:
             failed = self.run(where, argv, text, command.comment)
