@@ -32,7 +32,7 @@ import threading
 import time
 from pathlib import Path
 
-from benchmarks.soak import HORIZON, judge, passed, sample_memory, table, write
+from benchmarks.soak import judged_run, passed, sample_memory, table, write
 from finestate_env.agentic.openenv import GestureAction
 from finestate_env.agentic.openenv_client import FineStateEnvClient
 from finestate_env.backends.processes import alive, descendants
@@ -143,19 +143,10 @@ def soak(sessions: int, every: int, settle: int, clients: int, max_sessions: int
         server.stop()
     time.sleep(1.0)  # let the children's exits be reaped
     seconds = time.perf_counter() - started
-    store.seek(0)
-    samples = [json.loads(line) for line in store]
-    store.close()
-    settled = next(s for s in samples if s["episode"] >= settle)
-    end = samples[-1]
     return {"server": "finestate serve-env", "sessions": done, "clients": clients,
-            "max_sessions": max_sessions, "settle": settled["episode"], "every": every,
-            "horizon": HORIZON, "cycle_episodes": RENEW_EVERY, "samples": samples,
-            "failures": failures, "judged": judge(samples, settled["episode"], RENEW_EVERY),
-            "pss_after_settle_mib": settled["pss_mib"], "pss_end_mib": end["pss_mib"],
-            "growth_mib": round(end["pss_mib"] - settled["pss_mib"], 1),
+            "max_sessions": max_sessions, "every": every,
+            **judged_run(store, settle, RENEW_EVERY), "failures": failures,
             "processes_left": sorted(alive(started_pids)),
-            "load_average": {"settle": settled["load_average"], "end": end["load_average"]},
             "seconds": round(seconds, 1), "sessions_per_s": round(done / seconds, 2)}
 
 

@@ -441,24 +441,29 @@ def soak(env_id: str, episodes: int, every: int, settle: int, path: str = "defau
         runner.close()
     time.sleep(0.5)  # let the children's exits be reaped
     seconds = time.perf_counter() - started
+    return {"env": env_id, "path": path, "episodes": done, "every": every,
+            "malloc_tuning": os.environ.get("FINESTATE_MALLOC_TUNING", "1") != "0",
+            **judged_run(store, settle, runner.cycle), "failures": failures,
+            "processes_left": sorted(alive(started_pids)),
+            "seconds": round(seconds, 1), "episodes_per_s": round(done / seconds, 2)}
+
+
+def judged_run(store, settle: int, cycle: int) -> dict:
+    """A run's samples (read back from `store`, which is closed), each process judged by its
+    slope from the first sample at or past `settle`, and the tree's PSS from there to the end."""
     store.seek(0)
     samples = [json.loads(line) for line in store]
     store.close()
     settled = next(s for s in samples if s["episode"] >= settle)
     end = samples[-1]
-    return {"env": env_id, "path": path, "episodes": done, "settle": settled["episode"],
-            "every": every, "horizon": HORIZON,
-            "malloc_tuning": os.environ.get("FINESTATE_MALLOC_TUNING", "1") != "0",
-            "cycle_episodes": runner.cycle, "samples": samples, "failures": failures,
-            "judged": judge(samples, settled["episode"], runner.cycle),
+    return {"settle": settled["episode"], "horizon": HORIZON, "cycle_episodes": cycle,
+            "samples": samples, "judged": judge(samples, settled["episode"], cycle),
             "pss_after_settle_mib": settled["pss_mib"], "pss_end_mib": end["pss_mib"],
             "growth_mib": round(end["pss_mib"] - settled["pss_mib"], 1),
             "uss_growth_mib": round(end["uss_mib"] - settled["uss_mib"], 1),
-            "processes_left": sorted(alive(started_pids)),
             "load_average": {"settle": settled["load_average"], "end": end["load_average"],
                              "mean": round(sum(s["load_average"] for s in samples)
-                                           / len(samples), 2)},
-            "seconds": round(seconds, 1), "episodes_per_s": round(done / seconds, 2)}
+                                           / len(samples), 2)}}
 
 
 def _progress(sample: dict, root_kind: str, done: int, started: float, failures: list) -> None:

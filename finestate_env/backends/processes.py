@@ -36,18 +36,23 @@ def parent(pid: int) -> int | None:
     return int(fields[1]) if fields is not None else None
 
 
-def matching(word: bytes) -> set[int]:
-    """Every living process whose executable path contains `word` (any parent)."""
-    found = set()
+def command_lines() -> dict[int, bytes]:
+    """Every process's command line as /proc holds it (arguments NUL-separated), by pid."""
+    found = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/cmdline", "rb") as f:
-                    if word in f.read().split(b"\0")[0]:
-                        found.add(int(entry))
+                    found[int(entry)] = f.read()
             except OSError:
                 continue
-    return alive(found)
+    return found
+
+
+def matching(word: bytes) -> set[int]:
+    """Every living process whose executable path contains `word` (any parent)."""
+    return alive({pid for pid, line in command_lines().items()
+                  if word in line.split(b"\0")[0]})
 
 
 def alive(pids: set[int]) -> set[int]:

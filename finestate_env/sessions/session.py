@@ -41,6 +41,7 @@ from finestate_env.components import COMPONENTS
 from finestate_env.core.actions import ParsedAction
 from finestate_env.core.coords import point_to_pixel
 from finestate_env.core.states import encode_state
+from finestate_env.rewards.completions import read_completion
 from finestate_env.sessions.task import SessionTask
 
 if TYPE_CHECKING:
@@ -188,8 +189,6 @@ class GuiSession:
         """Perform the gesture a model's answer names (JSON, `drag(x0, y0, x1, y1)`,
         labelled points...: agents/answers.py), in the task's convention. An answer with
         no readable points performs nothing and uses the turn up."""
-        from finestate_env.rewards.completions import read_completion
-
         with self._use():
             self._check_open()
             text, unreadable = read_completion(completion)

@@ -36,7 +36,7 @@ from websockets.exceptions import ConnectionClosed
 
 from benchmarks.reward_bench import free_port, group_completions, make_rows, request
 from finestate_env.agentic.openenv_client import FineStateEnvClient, GestureAction
-from finestate_env.backends.processes import alive, descendants, parent
+from finestate_env.backends.processes import alive, command_lines, descendants, parent
 from finestate_env.core.coords import box_center
 
 FINESTATE = [sys.executable, "-m", "finestate_env.cli"]
@@ -156,18 +156,6 @@ def ray_kill(address: str, app: str, replica: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def _cmdlines() -> dict[int, bytes]:
-    found = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/cmdline", "rb") as f:
-                    found[int(entry)] = f.read()
-            except OSError:
-                continue
-    return found
-
-
 SERVE_TITLES = (b"ray::ServeReplica:", b"ray::ServeController", b"ray::ProxyActor")
 
 
@@ -175,7 +163,7 @@ def serve_processes(root: int) -> dict[int, bytes]:
     """Serve's processes below the cluster's: replicas, the controller, the proxies (a
     forked child that still carries its parent's title is left out)."""
     below = descendants(root)
-    titled = {pid: line for pid, line in _cmdlines().items()
+    titled = {pid: line for pid, line in command_lines().items()
               if pid in below and line.startswith(SERVE_TITLES)}
     return {pid: line for pid, line in titled.items() if parent(pid) not in titled}
 
@@ -185,7 +173,7 @@ def left_behind(pids: set[int], seconds: float = 60) -> set[int]:
     profile folder is named after its owner's pid: backends/scratch.py)."""
     deadline = time.monotonic() + seconds
     while True:
-        lines = _cmdlines()
+        lines = command_lines()
         browsers = {pid for pid, line in lines.items()
                     for owner in pids if f"finestate-chromium-{owner}-".encode() in line}
         left = alive(pids | browsers)

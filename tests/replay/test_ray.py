@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from two_node_cluster import RAY_ENV, two_node_cluster
 
+from finestate_env.backends.processes import command_lines
 from finestate_env.core.coords import box_center
 from finestate_env.runs.jobs import read_records
 
@@ -93,18 +94,6 @@ def assert_same_as_local(out: Path, local_run) -> None:
     assert json.loads((out / "summary.json").read_text()) == local_run[1]
 
 
-def _cmdlines() -> dict[int, bytes]:
-    found = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/cmdline", "rb") as f:
-                    found[int(entry)] = f.read()
-            except OSError:
-                continue
-    return found
-
-
 def actor_pids(root: int) -> set[int]:
     """The Ray actors of the runner below process `root` (Ray titles them
     `ray::ClassName`): a local instance's are below its driver, a cluster's below
@@ -112,7 +101,7 @@ def actor_pids(root: int) -> set[int]:
     from finestate_env.backends.processes import descendants, parent
 
     below = descendants(root)
-    titled = {pid for pid, line in _cmdlines().items()
+    titled = {pid for pid, line in command_lines().items()
               if pid in below and line.startswith(b"ray::BatchActor")}
     # An actor starting its browser forks: until the child's exec it carries the
     # actor's title (`ray::BatchActor.run`, its parent an actor). A loaded machine
@@ -125,7 +114,7 @@ def left_behind(pids: set[int]) -> set[int]:
     is named after its owner's pid: backends/scratch.py)."""
     from finestate_env.backends.processes import alive
 
-    lines = _cmdlines()
+    lines = command_lines()
     browsers = {pid for pid, line in lines.items()
                 for owner in pids if f"finestate-chromium-{owner}-".encode() in line}
     return alive(pids | browsers)
