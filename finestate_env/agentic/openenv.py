@@ -72,6 +72,7 @@ from finestate_env import __version__
 from finestate_env.backends.heap import HEAP
 from finestate_env.core.errors import UsageError
 from finestate_env.core.extras import require
+from finestate_env.core.files import json_object
 from finestate_env.sessions import (
     BadTask,
     GuiSession,
@@ -516,7 +517,7 @@ class Guard:
             return await self.app(scope, receive, send)
         if self.idle_timeout_s is not None:
             receive = _idle_closing(receive, send, self.idle_timeout_s)
-        return await self.app(scope, receive, _naming_fields(send))
+        return await self.app(scope, _readable_frames(receive, send), _naming_fields(send))
 
 
 UNAUTHORIZED = "authorization: a valid 'Authorization: Bearer <token>' header is needed"
@@ -558,6 +559,29 @@ def _idle_closing(receive, send, timeout_s: float):
         return message
 
     return receive_or_leave
+
+
+def _readable_frames(receive, send):
+    """A text frame that is no readable JSON object (nested thousands deep, a number of
+    thousands of digits, not an object: what the project's one line decoder refuses,
+    core/files.py json_object) is answered with OpenEnv's INVALID_JSON frame, saying why,
+    and never reaches OpenEnv, whose handler takes the decoder's RecursionError for a
+    broken session and closes it: one bad message costs the client nothing else."""
+    async def receive_readable() -> dict[str, Any]:
+        while True:
+            message = await receive()
+            text = message.get("text")
+            if message.get("type") != "websocket.receive" or not isinstance(text, str):
+                return message
+            _, why = json_object(text.encode("utf-8", "surrogatepass"))
+            if why is None and text.strip():
+                return message
+            error = {"type": "error", "data": {
+                "message": f"not a readable message: {why or 'an empty frame'}",
+                "code": "INVALID_JSON"}}
+            await send({"type": "websocket.send", "text": json.dumps(error)})
+
+    return receive_readable
 
 
 def _naming_fields(send):

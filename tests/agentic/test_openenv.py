@@ -233,6 +233,14 @@ def test_malformed_messages_get_openenvs_codes(server):
 
     with connect(server.ws, max_size=None) as ws:
         assert ask(ws, "{not json")["data"]["code"] == "INVALID_JSON"
+        # what a model in training may emit: nested thousands deep, a number of thousands
+        # of digits: refused by name, and the session lives on (OpenEnv alone closed it)
+        for text, why in (('{"type": "step", "data": {"p0": ' + "[" * 5000 + "]" * 5000
+                           + ', "p1": [1, 1]}}', "nested too deep"),
+                          ('{"type": "step", "data": {"p0": [' + "9" * 5000 + ", 1]}}",
+                           "cannot be read")):
+            error = ask(ws, text)["data"]
+            assert error["code"] == "INVALID_JSON" and why in error["message"]
         assert ask(ws, '{"type": "dance"}')["data"]["code"] == "UNKNOWN_TYPE"
         missing = ask(ws, '{"type": "step"}')["data"]
         assert missing["code"] == "VALIDATION_ERROR" and "data: Field required" in \
